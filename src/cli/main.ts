@@ -1,0 +1,34 @@
+#!/usr/bin/env node
+// The `tariffs` command line: a thin shell that parses flags and calls plain functions.
+// Each command lives in src/cli/commands/<name>.ts and exports `register(program)`.
+import { Command, CommanderError } from 'commander';
+import { EXIT } from '../errors.js';
+import { commands } from './commands/index.js';
+
+export function buildProgram(): Command {
+  const program = new Command();
+  program
+    .name('tariffs')
+    .description('Half-hourly electricity prices in a local DuckDB warehouse: ingest, query, schedule, export.')
+    .option('--verbose', 'print stack traces on errors')
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+  for (const register of commands) register(program);
+  return program;
+}
+
+export async function main(argv: string[] = process.argv): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version exit 0; every other parse problem is a usage error.
+      process.exitCode = error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+      return;
+    }
+    throw error;
+  }
+}
+
+await main();

@@ -1,0 +1,51 @@
+// Renders result rows (plain objects of strings, numbers, booleans, nulls) as a table, CSV or JSON
+// on stdout. JSON is an array of row objects; CSV quoting is left to csv-stringify.
+import { stringify } from 'csv-stringify/sync';
+import { UsageError } from '../errors.js';
+
+export type OutputFormat = 'table' | 'csv' | 'json';
+export type Row = Record<string, unknown>;
+
+export const FORMATS: OutputFormat[] = ['table', 'csv', 'json'];
+
+/** `--format` when given, else a table on a TTY and JSON when piped (scripts want structure). */
+export function resolveFormat(flag: string | undefined, isTTY = process.stdout.isTTY === true): OutputFormat {
+  if (flag === undefined) return isTTY ? 'table' : 'json';
+  if (!(FORMATS as string[]).includes(flag)) {
+    throw new UsageError(`--format: '${flag}' is not one of ${FORMATS.join(', ')}`);
+  }
+  return flag as OutputFormat;
+}
+
+export function render(rows: Row[], format: OutputFormat, columns?: string[]): string {
+  const cols = columns ?? (rows[0] ? Object.keys(rows[0]) : []);
+  switch (format) {
+    case 'json':
+      return `${JSON.stringify(rows, null, 2)}\n`;
+    case 'csv':
+      return stringify(rows.map((r) => cols.map((c) => cell(r[c]))), { header: true, columns: cols });
+    case 'table':
+      return renderTable(rows, cols);
+  }
+}
+
+function cell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+function renderTable(rows: Row[], cols: string[]): string {
+  if (cols.length === 0) return '(no rows)\n';
+  const body = rows.map((r) => cols.map((c) => cell(r[c])));
+  const widths = cols.map((c, i) => Math.max(c.length, ...body.map((line) => line[i]!.length)));
+  const numeric = cols.map((c) => rows.length > 0 && rows.every((r) => r[c] === null || typeof r[c] === 'number'));
+  const fmt = (line: string[]) =>
+    line.map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  const lines = [fmt(cols), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(fmt)];
+  return `${lines.join('\n')}\n${rows.length} row${rows.length === 1 ? '' : 's'}\n`;
+}
+
+export function writeRows(rows: Row[], format: OutputFormat, columns?: string[]): void {
+  process.stdout.write(render(rows, format, columns));
+}

@@ -1,0 +1,45 @@
+// The CLI edge: turns a command's outcome into an exit status and one clear line on stderr.
+// Usage errors exit 2, "database busy" 75, anything else 1 (stack with --verbose).
+import { EXIT, TariffsError, DatabaseBusyError, UsageError } from '../errors.js';
+
+export interface GlobalFlags {
+  verbose?: boolean;
+}
+
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof DatabaseBusyError) return EXIT.BUSY;
+  if (error instanceof UsageError) return EXIT.USAGE;
+  return EXIT.FAILURE;
+}
+
+export function describeError(error: unknown, verbose = false): string {
+  if (verbose && error instanceof Error && error.stack) {
+    let text = error.stack;
+    let cause = (error as { cause?: unknown }).cause;
+    while (cause instanceof Error) {
+      text += `\ncaused by: ${cause.stack ?? cause.message}`;
+      cause = (cause as { cause?: unknown }).cause;
+    }
+    return text;
+  }
+  if (error instanceof TariffsError) return `tariffs: ${error.message}`;
+  if (error instanceof Error) return `tariffs: ${error.message}`;
+  return `tariffs: ${String(error)}`;
+}
+
+/** Wraps a command action: runs it, sets process.exitCode, never throws. */
+export function action<A extends unknown[]>(
+  fn: (...args: A) => Promise<number | void> | number | void,
+): (...args: A) => Promise<void> {
+  return async (...args: A) => {
+    const verbose = process.argv.includes('--verbose');
+    try {
+      const code = await fn(...args);
+      process.exitCode = typeof code === 'number' ? code : EXIT.OK;
+    } catch (error) {
+      process.stderr.write(`${describeError(error, verbose)}\n`);
+      if (error instanceof UsageError) process.stderr.write(`Run with --help for usage.\n`);
+      process.exitCode = exitCodeFor(error);
+    }
+  };
+}
