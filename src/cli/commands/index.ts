@@ -1,6 +1,10 @@
 // Every command of the CLI, in the order `tariffs --help` lists them.
 import type { Command } from 'commander';
+import { register as events } from './events.js';
+import { register as ingest } from './ingest.js';
+import { register as sandbox } from './sandbox.js';
+import { register as sql } from './sql.js';
 
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [];
+export const commands: Register[] = [ingest, sql, events, sandbox];

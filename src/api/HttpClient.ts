@@ -1,0 +1,259 @@
+// One JSON request with bounded retries: 429 (honouring Retry-After), 5xx, resets and connect,
+// header and body timeouts are retried with exponential backoff and jitter, within an attempt and
+// a total-time budget. 400/401/403/404 and invalid records are never retried. undici's RetryAgent
+// is not used because it silently shortens a Retry-After above its cap; here that fails loudly.
+import { Agent, request, type Dispatcher } from 'undici';
+import type { Logger } from 'pino';
+import { silentLogger } from '../log/createLogger.js';
+import {
+  ApiError, ApiValidationError, AuthError, HttpStatusError, InvalidResponseError, NetworkError,
+  RetriesExhaustedError, RetryAfterTooLongError, TimeoutError,
+} from './errors.js';
+import { errorEnvelopeSchema } from './schemas.js';
+import { redactUrl } from './urls.js';
+
+export interface RetryPolicy {
+  /** Attempts in all, the first included. */
+  maxAttempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+  /** The longest Retry-After we are willing to wait; a longer one fails with RETRY_AFTER_TOO_LONG. */
+  maxRetryAfterMs: number;
+  /** Budget for one request across all its attempts and waits. */
+  maxTotalMs: number;
+}
+
+export interface Timeouts {
+  connectMs: number;
+  headersMs: number;
+  bodyMs: number;
+}
+
+export const DEFAULT_RETRY: RetryPolicy = {
+  maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 20_000, maxRetryAfterMs: 120_000, maxTotalMs: 300_000,
+};
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 };
+
+/** Supplies the Authorization header of authenticated requests. */
+export interface Credentials {
+  readonly kind: string;
+  authorization(http: HttpClient): Promise<string>;
+  /** Called after a 401: forget a cached token; return true if a new one may succeed. */
+  invalidate?(): boolean;
+}
+
+export interface HttpClientOptions {
+  retry?: Partial<RetryPolicy>;
+  timeouts?: Partial<Timeouts>;
+  logger?: Logger;
+  /** Parallel connections per origin (the ingest's concurrency). */
+  connections?: number;
+  dispatcher?: Dispatcher;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  random?: () => number;
+  now?: () => number;
+  userAgent?: string;
+}
+
+export interface JsonResponse {
+  json: unknown;
+  attempts: number;
+  url: URL;
+}
+
+const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
+const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
+const NETWORK_CODES = new Set([
+  'ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ECONNABORTED', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN',
+  'UND_ERR_SOCKET', 'UND_ERR_CLOSED', 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH',
+]);
+
+class Retryable {
+  constructor(readonly error: ApiError, readonly minDelayMs = 0) {}
+}
+
+export class HttpClient {
+  readonly retry: RetryPolicy;
+  readonly timeouts: Timeouts;
+  private readonly logger: Logger;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
+  private readonly random: () => number;
+  private readonly now: () => number;
+  private readonly userAgent: string;
+  /** Requests sent (attempts included), for benchmarks and summaries. */
+  requestCount = 0;
+
+  constructor(options: HttpClientOptions = {}) {
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...options.timeouts };
+    this.logger = options.logger ?? silentLogger();
+    this.ownsDispatcher = options.dispatcher === undefined;
+    this.dispatcher = options.dispatcher ?? new Agent({
+      connections: options.connections ?? 8,
+      connect: { timeout: this.timeouts.connectMs },
+      keepAliveTimeout: 10_000,
+    });
+    this.sleep = options.sleep ?? sleepMs;
+    this.random = options.random ?? Math.random;
+    this.now = options.now ?? Date.now;
+    this.userAgent = options.userAgent ?? 'tariffs (+https://github.com/)';
+  }
+
+  async getJson(url: URL, options: { credentials?: Credentials; signal?: AbortSignal } = {}): Promise<JsonResponse> {
+    return this.send('GET', url, undefined, options);
+  }
+
+  async postJson(url: URL, body: unknown, options: { credentials?: Credentials; signal?: AbortSignal } = {}): Promise<JsonResponse> {
+    return this.send('POST', url, JSON.stringify(body), options);
+  }
+
+  async close(): Promise<void> {
+    if (this.ownsDispatcher) await this.dispatcher.close();
+  }
+
+  /** Backoff before attempt `attempt + 1`: exponential, capped, with "equal jitter" (half fixed, half random). */
+  backoffMs(attempt: number): number {
+    const ceiling = Math.min(this.retry.maxDelayMs, this.retry.baseDelayMs * 2 ** (attempt - 1));
+    return Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
+  }
+
+  private async send(
+    method: 'GET' | 'POST',
+    url: URL,
+    body: string | undefined,
+    options: { credentials?: Credentials; signal?: AbortSignal },
+  ): Promise<JsonResponse> {
+    const started = this.now();
+    const shownUrl = redactUrl(url);
+    let reauthorised = false;
+    for (let attempt = 1; ; attempt++) {
+      let outcome: unknown;
+      try {
+        return { json: await this.attempt(method, url, body, options, attempt), attempts: attempt, url };
+      } catch (error) {
+        outcome = error;
+      }
+      if (outcome instanceof AuthError && options.credentials?.invalidate && !reauthorised && outcome.status === 401) {
+        reauthorised = true;
+        if (options.credentials.invalidate()) continue; // a fresh token may fix it, once
+      }
+      if (!(outcome instanceof Retryable)) throw outcome;
+      const last = outcome.error;
+      if (attempt >= this.retry.maxAttempts) throw new RetriesExhaustedError(last, attempt, 'attempt limit');
+      const delay = Math.max(outcome.minDelayMs, this.backoffMs(attempt));
+      if (this.now() - started + delay > this.retry.maxTotalMs) {
+        throw new RetriesExhaustedError(last, attempt, `time budget of ${Math.round(this.retry.maxTotalMs / 1000)}s`);
+      }
+      this.logger.warn(
+        { method, url: shownUrl, attempt, status: last.status, reason: last.code, delay_ms: delay },
+        `retrying ${method} after ${last.code}${last.status ? ` ${last.status}` : ''}`,
+      );
+      await this.sleep(delay, options.signal);
+    }
+  }
+
+  /** One attempt: resolves with parsed JSON, throws Retryable for what may succeed next time. */
+  private async attempt(
+    method: 'GET' | 'POST',
+    url: URL,
+    body: string | undefined,
+    options: { credentials?: Credentials; signal?: AbortSignal },
+    attempt: number,
+  ): Promise<unknown> {
+    const context = { method, url: redactUrl(url), attempts: attempt };
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.userAgent };
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    if (options.credentials) headers.authorization = await options.credentials.authorization(this);
+    let response: Dispatcher.ResponseData;
+    let text: string;
+    this.requestCount++;
+    try {
+      response = await request(url, {
+        method, headers, body, dispatcher: this.dispatcher, signal: options.signal,
+        headersTimeout: this.timeouts.headersMs, bodyTimeout: this.timeouts.bodyMs,
+      });
+      text = await response.body.text();
+    } catch (error) {
+      throw this.transportFailure(error, context);
+    }
+    const status = response.statusCode;
+    if (status >= 200 && status < 300) {
+      try {
+        return JSON.parse(text);
+      } catch (error) {
+        // A cut-off body is a transport failure in disguise: worth another attempt.
+        throw new Retryable(new InvalidResponseError(`body is not valid JSON (${(error as Error).message})`, { ...context, status, cause: error }));
+      }
+    }
+    const withStatus = { ...context, status };
+    if (status === 429) {
+      const waitMs = parseRetryAfter(headerValue(response.headers['retry-after']), this.now());
+      if (waitMs !== undefined && waitMs > this.retry.maxRetryAfterMs) {
+        throw new RetryAfterTooLongError(waitMs, this.retry.maxRetryAfterMs, withStatus);
+      }
+      throw new Retryable(new HttpStatusError(withStatus), waitMs ?? 0);
+    }
+    if (RETRYABLE_STATUS.has(status)) throw new Retryable(new HttpStatusError(withStatus));
+    if (status === 400) {
+      const envelope = errorEnvelopeSchema.safeParse(safeJson(text));
+      if (envelope.success) throw new ApiValidationError(envelope.data, withStatus);
+    }
+    if (status === 401 || status === 403) {
+      throw new AuthError(
+        `${status} ${status === 401 ? 'unauthorised' : 'forbidden'}: ${options.credentials
+          ? `the ${options.credentials.kind} was not accepted`
+          : 'this endpoint needs credentials (TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN)'}`,
+        withStatus,
+      );
+    }
+    throw new HttpStatusError(withStatus);
+  }
+
+  private transportFailure(error: unknown, context: { method: string; url: string; attempts: number }): unknown {
+    const code = (error as { code?: string }).code ?? '';
+    if ((error as Error).name === 'AbortError' || code === 'UND_ERR_ABORTED') return error;
+    const message = (error as Error).message ?? String(error);
+    if (TIMEOUT_CODES.has(code)) return new Retryable(new TimeoutError(`${code}: ${message}`, { ...context, cause: error }));
+    if (NETWORK_CODES.has(code)) return new Retryable(new NetworkError(`${code}: ${message}`, { ...context, cause: error }));
+    return new NetworkError(`${code || 'request failed'}: ${message}`, { ...context, cause: error });
+  }
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Retry-After as delta-seconds or an HTTP date, in ms from `now`; undefined when absent or unreadable. */
+export function parseRetryAfter(value: string | undefined, now: number): number | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const at = Date.parse(trimmed);
+  if (Number.isNaN(at)) return undefined;
+  return Math.max(0, at - now);
+}
+
+export function sleepMs(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

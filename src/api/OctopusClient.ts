@@ -1,0 +1,136 @@
+// The supplier's REST interface, endpoint by endpoint. Only documented query parameters are sent
+// (plus page_size); datetimes always go out in UTC with a `Z`, never naive.
+import type { Logger } from 'pino';
+import { HttpClient, type Credentials, type HttpClientOptions } from './HttpClient.js';
+import { AuthError, RecordValidationError } from './errors.js';
+import { paginate, type Page, type PaginateOptions } from './paginate.js';
+import {
+  accountSchema, issuePath, productDetailSchema, productSchema, standingChargeSchema, unitRateSchema,
+  type Account, type Product, type ProductDetail, type UnitRate,
+} from './schemas.js';
+import { normaliseBaseUrl, redactUrl } from './urls.js';
+
+export type ElectricityRateKind = 'standard-unit-rates' | 'day-unit-rates' | 'night-unit-rates' | 'standing-charges';
+export type GasRateKind = 'standard-unit-rates' | 'standing-charges';
+
+export interface Period {
+  from?: Date;
+  to?: Date;
+}
+
+export interface ProductFilters {
+  brand?: string;
+  isGreen?: boolean;
+  isPrepay?: boolean;
+}
+
+export interface OctopusClientOptions extends HttpClientOptions {
+  baseUrl: string | URL;
+  credentials?: Credentials;
+  http?: HttpClient;
+  logger?: Logger;
+  /** page_size to ask for; null sends none. */
+  pageSize?: number | null;
+}
+
+export function isoUtc(date: Date): string {
+  return date.toISOString().replace(/\.000Z$/, 'Z');
+}
+
+export class OctopusClient {
+  readonly baseUrl: URL;
+  readonly http: HttpClient;
+  private readonly credentials: Credentials | undefined;
+  private readonly pageSize: number | null | undefined;
+
+  constructor(options: OctopusClientOptions) {
+    this.baseUrl = typeof options.baseUrl === 'string' ? normaliseBaseUrl(options.baseUrl) : options.baseUrl;
+    this.http = options.http ?? new HttpClient(options);
+    this.credentials = options.credentials;
+    this.pageSize = options.pageSize;
+  }
+
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+
+  get hasCredentials(): boolean {
+    return this.credentials !== undefined;
+  }
+
+  url(path: string, query: Record<string, string | undefined> = {}): URL {
+    const url = new URL(path, this.baseUrl);
+    for (const [key, value] of Object.entries(query)) if (value !== undefined) url.searchParams.set(key, value);
+    return url;
+  }
+
+  products(filters: ProductFilters = {}, options: PaginateOptions = {}): AsyncGenerator<Page<Product>> {
+    const url = this.url('products/', {
+      brand: filters.brand,
+      is_green: filters.isGreen === undefined ? undefined : String(filters.isGreen),
+      is_prepay: filters.isPrepay === undefined ? undefined : String(filters.isPrepay),
+    });
+    return paginate(this.http, url, productSchema, this.pagination(options));
+  }
+
+  async product(productCode: string, options: { signal?: AbortSignal } = {}): Promise<ProductDetail> {
+    const url = this.url(`products/${seg(productCode)}/`);
+    return this.getOne(url, productDetailSchema, undefined, options.signal);
+  }
+
+  electricityRates(
+    productCode: string, tariffCode: string, kind: ElectricityRateKind, period: Period = {}, options: PaginateOptions = {},
+  ): AsyncGenerator<Page<UnitRate>> {
+    const path = `products/${seg(productCode)}/electricity-tariffs/${seg(tariffCode)}/${kind}/`;
+    return this.rates(path, kind, period, options);
+  }
+
+  gasRates(
+    productCode: string, tariffCode: string, kind: GasRateKind, period: Period = {}, options: PaginateOptions = {},
+  ): AsyncGenerator<Page<UnitRate>> {
+    const path = `products/${seg(productCode)}/gas-tariffs/${seg(tariffCode)}/${kind}/`;
+    return this.rates(path, kind, period, options);
+  }
+
+  async account(accountNumber: string, options: { signal?: AbortSignal } = {}): Promise<Account> {
+    const url = this.url(`accounts/${seg(accountNumber)}/`);
+    if (!this.credentials) {
+      throw new AuthError('account data needs credentials: set TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN', {
+        method: 'GET', url: redactUrl(url),
+      });
+    }
+    return this.getOne(url, accountSchema, this.credentials, options.signal);
+  }
+
+  private rates(path: string, kind: string, period: Period, options: PaginateOptions): AsyncGenerator<Page<UnitRate>> {
+    const url = this.url(path, {
+      period_from: period.from ? isoUtc(period.from) : undefined,
+      period_to: period.to ? isoUtc(period.to) : undefined,
+    });
+    const schema = kind === 'standing-charges' ? standingChargeSchema : unitRateSchema;
+    return paginate(this.http, url, schema, this.pagination(options));
+  }
+
+  private pagination(options: PaginateOptions): PaginateOptions {
+    return { pageSize: this.pageSize, ...options };
+  }
+
+  private async getOne<T>(
+    url: URL, schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } } },
+    credentials: Credentials | undefined, signal: AbortSignal | undefined,
+  ): Promise<T> {
+    const response = await this.http.getJson(url, { credentials, signal });
+    const parsed = schema.safeParse(response.json);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new RecordValidationError(issuePath(issue), issue.message, undefined, {
+        method: 'GET', url: redactUrl(url), attempts: response.attempts,
+      });
+    }
+    return parsed.data;
+  }
+}
+
+function seg(value: string): string {
+  return encodeURIComponent(value);
+}

@@ -1,0 +1,180 @@
+// Errors of the platform client. Each kind has a stable `code`; every error carries the method,
+// the URL with credentials removed, the HTTP status (if any) and how many attempts were made.
+import { TariffsError } from '../errors.js';
+
+export interface ApiErrorContext {
+  method: string;
+  /** Already redacted: never contains credentials. */
+  url: string;
+  status?: number;
+  attempts?: number;
+  cause?: unknown;
+}
+
+export class ApiError extends TariffsError {
+  override readonly name: string = 'ApiError';
+  readonly method: string;
+  readonly url: string;
+  readonly status: number | undefined;
+  readonly attempts: number | undefined;
+
+  constructor(code: string, message: string, context: ApiErrorContext) {
+    super(code, `${context.method} ${shortUrl(context.url)}: ${message}`, { cause: context.cause });
+    this.method = context.method;
+    this.url = context.url;
+    this.status = context.status;
+    this.attempts = context.attempts;
+  }
+}
+
+/** Path and query only, as messages show them (`/v1/products/X/...?page=3`). */
+function shortUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.pathname}${parsed.search}`;
+  } catch {
+    return url;
+  }
+}
+
+/** A non-retryable status (or a retryable one when retries are off), e.g. 404. */
+export class HttpStatusError extends ApiError {
+  override readonly name = 'HttpStatusError';
+  constructor(context: ApiErrorContext & { status: number }) {
+    super('HTTP_STATUS', `HTTP ${context.status}`, context);
+  }
+}
+
+/** 401/403, or a token that could not be obtained. */
+export class AuthError extends ApiError {
+  override readonly name = 'AuthError';
+  constructor(message: string, context: ApiErrorContext) {
+    super('AUTH', message, context);
+  }
+}
+
+/** The supplier's 400 envelope: keeps its machine-readable `code` and each error's `attr`. */
+export class ApiValidationError extends ApiError {
+  override readonly name = 'ApiValidationError';
+  readonly apiCode: string | undefined;
+  readonly detail: string | undefined;
+  readonly errors: { code?: string; attr?: string; detail?: string }[];
+
+  constructor(
+    envelope: { detail?: string; code?: string; errors?: { code?: string; attr?: string; detail?: string }[] },
+    context: ApiErrorContext,
+  ) {
+    const attrs = (envelope.errors ?? []).map((e) => `${e.attr ?? '?'} (${e.code ?? '?'})`).join(', ');
+    super(
+      'API_VALIDATION',
+      `400 ${envelope.code ?? 'bad request'}${attrs ? `: ${attrs}` : ''}${envelope.detail ? ` — ${envelope.detail}` : ''}`,
+      context,
+    );
+    this.apiCode = envelope.code;
+    this.detail = envelope.detail;
+    this.errors = envelope.errors ?? [];
+  }
+
+  get attrs(): string[] {
+    return this.errors.flatMap((e) => (e.attr === undefined ? [] : [e.attr]));
+  }
+}
+
+/** A connect, header or body timeout of one attempt. */
+export class TimeoutError extends ApiError {
+  override readonly name = 'TimeoutError';
+  constructor(message: string, context: ApiErrorContext) {
+    super('TIMEOUT', message, context);
+  }
+}
+
+/** Connection reset, refused, closed early. */
+export class NetworkError extends ApiError {
+  override readonly name = 'NetworkError';
+  constructor(message: string, context: ApiErrorContext) {
+    super('NETWORK', message, context);
+  }
+}
+
+/** The body was not the JSON document expected (truncated, not JSON, wrong envelope). */
+export class InvalidResponseError extends ApiError {
+  override readonly name = 'InvalidResponseError';
+  constructor(message: string, context: ApiErrorContext) {
+    super('INVALID_RESPONSE', message, context);
+  }
+}
+
+/** Retries ran out (attempts or total time); `cause` is the last failure. */
+export class RetriesExhaustedError extends ApiError {
+  override readonly name = 'RetriesExhaustedError';
+  readonly lastCode: string | undefined;
+  constructor(last: ApiError, attempts: number, why: string) {
+    super('RETRIES_EXHAUSTED', `${describeLast(last)} after ${attempts} attempts (${why})`, {
+      method: last.method, url: last.url, status: last.status, attempts, cause: last,
+    });
+    this.lastCode = last.code;
+  }
+}
+
+function describeLast(last: ApiError): string {
+  if (last.status !== undefined) return String(last.status);
+  return last.code.toLowerCase();
+}
+
+/** The server asked us to wait longer than we are configured to: fail loudly, don't shorten it. */
+export class RetryAfterTooLongError extends ApiError {
+  override readonly name = 'RetryAfterTooLongError';
+  readonly retryAfterMs: number;
+  constructor(retryAfterMs: number, capMs: number, context: ApiErrorContext) {
+    super(
+      'RETRY_AFTER_TOO_LONG',
+      `429 with Retry-After ${Math.ceil(retryAfterMs / 1000)}s, above the configured cap of ${Math.round(capMs / 1000)}s`,
+      context,
+    );
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+export class ForeignNextUrlError extends ApiError {
+  override readonly name = 'ForeignNextUrlError';
+  constructor(next: string, context: ApiErrorContext) {
+    super('FOREIGN_NEXT_URL', `refusing to follow 'next' to another origin: ${next}`, context);
+  }
+}
+
+export class PaginationLoopError extends ApiError {
+  override readonly name = 'PaginationLoopError';
+  constructor(next: string, context: ApiErrorContext) {
+    super('PAGINATION_LOOP', `'next' repeats a page already fetched: ${next}`, context);
+  }
+}
+
+export class CountMismatchError extends ApiError {
+  override readonly name = 'CountMismatchError';
+  constructor(expected: number, seen: number, context: ApiErrorContext) {
+    super('COUNT_MISMATCH', `the pages held ${seen} records but 'count' said ${expected}`, context);
+  }
+}
+
+/** A record (or the envelope) does not match the documented shape. Never retried. */
+export class RecordValidationError extends ApiError {
+  override readonly name = 'RecordValidationError';
+  readonly recordIndex: number | undefined;
+  readonly field: string;
+  constructor(field: string, problem: string, recordIndex: number | undefined, context: ApiErrorContext) {
+    super(
+      'INVALID_RECORD',
+      `${recordIndex === undefined ? 'envelope' : `record ${recordIndex}`}: field '${field}' ${problem}`,
+      context,
+    );
+    this.recordIndex = recordIndex;
+    this.field = field;
+  }
+}
+
+export class BaseUrlError extends TariffsError {
+  override readonly name = 'BaseUrlError';
+  constructor(message: string) {
+    super('BASE_URL', message);
+  }
+}

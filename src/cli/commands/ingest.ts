@@ -1,0 +1,83 @@
+// `tariffs ingest`: fetch products and rates into the warehouse, incrementally and idempotently.
+import { Command } from 'commander';
+import { EXIT, UsageError } from '../../errors.js';
+import { runIngest } from '../../ingest/ingest.js';
+import { parseUserDateTime } from '../../time/index.js';
+import { action } from '../run.js';
+import { collect, configFrom, formatOf, interruptSignal, loggerFor, withApi, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
+import { createProgressBar } from '../progressBar.js';
+import { writeRows } from '../output.js';
+
+interface IngestFlags extends CommonFlags {
+  tariff?: string[];
+  product?: string[];
+  region?: string[];
+  account?: string[];
+  from?: string;
+  to?: string;
+  products: boolean;
+}
+
+export function register(program: Command): void {
+  const command = program
+    .command('ingest')
+    .description('fetch products and tariff rates into the DuckDB warehouse (incremental, idempotent)')
+    .option('--tariff <code>', 'tariff code to track, e.g. E-1R-AGILE-24-10-01-C (repeatable)', collect)
+    .option('--product <code>', "a product whose electricity tariffs to track, with --region (repeatable)", collect)
+    .option('--region <letter>', 'region letter A-P for --product (repeatable)', collect)
+    .option('--account <number>', "track the tariffs of this account's agreements over their periods (needs credentials)", collect)
+    .option('--from <when>', 'window start: ISO datetime with offset, a date (Europe/London day start), or naive Europe/London time')
+    .option('--to <when>', 'window end (exclusive), same forms as --from')
+    .option('--no-products', 'do not refresh the products list');
+  withConfig(withApi(withDb(withFormat(command))));
+  command.addHelpText('after', `
+Without --from, each tariff continues from its last stored slot (re-reading a short look-back to
+catch revisions); a tariff never seen starts at the config's default_from (else two years back).
+Exit status: 0 all tariffs stored, 1 a tariff failed (the others are stored), 2 bad usage,
+75 another process is writing the database (nothing written), 130/143 interrupted.
+Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account needs them).`);
+  command.action(action(async (flags: IngestFlags) => {
+    const config = configFrom(flags);
+    const logger = loggerFor(config);
+    const regions = (flags.region ?? []).map((r) => r.toUpperCase());
+    if ((flags.product?.length ?? 0) > 0 && regions.length === 0) throw new UsageError('--product needs at least one --region');
+    if (regions.length > 0 && (flags.product?.length ?? 0) === 0) throw new UsageError('--region goes with --product');
+    const request = {
+      tariffs: [...config.tariffs, ...(flags.tariff ?? [])],
+      products: [...config.products, ...(flags.product ?? []).map((code) => ({ code, regions }))],
+      accounts: [...config.accounts, ...(flags.account ?? [])],
+      from: flags.from === undefined ? undefined : parseUserDateTime(flags.from, '--from'),
+      to: flags.to === undefined ? undefined : parseUserDateTime(flags.to, '--to'),
+      noProducts: !flags.products,
+    };
+    if (request.tariffs.length + request.products.length + request.accounts.length === 0 && !flags.products === true) {
+      throw new UsageError('nothing to ingest: give --tariff, --product with --region, --account, or a --config that lists them');
+    }
+    const format = formatOf(flags);
+    const interrupt = interruptSignal(logger);
+    const progress = createProgressBar('ingest');
+    try {
+      let summary;
+      try {
+        summary = await runIngest(request, { config, logger, signal: interrupt.signal, progress });
+      } catch (error) {
+        const sig = interrupt.received();
+        if (!sig) throw error;
+        progress?.stop();
+        process.stderr.write(`tariffs: interrupted by ${sig}; what was committed is kept, re-run to continue\n`);
+        return sig === 'SIGINT' ? 130 : 143;
+      }
+      progress?.stop();
+      writeRows([summary as unknown as Record<string, unknown>], format);
+      if (interrupt.received()) return interrupt.received() === 'SIGINT' ? 130 : 143;
+      if (summary.status !== 'ok') {
+        for (const e of summary.errors) process.stderr.write(`tariffs: ${e}\n`);
+        return EXIT.FAILURE;
+      }
+      return EXIT.OK;
+    } finally {
+      progress?.stop();
+      interrupt.dispose();
+    }
+  }));
+}

@@ -1,0 +1,54 @@
+// `tariffs sql`, `tariffs products`, `tariffs tariffs`, `tariffs migrate`: reading the warehouse
+// back (read-only, so the scheduler can keep writing between queries) and upgrading its schema.
+import { Command } from 'commander';
+import { rowsToJs } from '../../store/rowsToJs.js';
+import { Warehouse } from '../../store/Warehouse.js';
+import { action } from '../run.js';
+import { configFrom, formatOf, loggerFor, withDb, withFormat, type CommonFlags } from '../common.js';
+import { writeRows } from '../output.js';
+
+async function query(flags: CommonFlags, sql: string): Promise<void> {
+  const config = configFrom(flags);
+  const format = formatOf(flags);
+  const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config) });
+  try {
+    const reader = await warehouse.reader(sql);
+    writeRows(rowsToJs(reader), format, reader.columnNames());
+  } finally {
+    warehouse.close();
+  }
+}
+
+export function register(program: Command): void {
+  const sql = program
+    .command('sql')
+    .description('run a read-only SQL query against the warehouse')
+    .argument('<query>', 'SQL, e.g. "SELECT * FROM rate_slots LIMIT 5"');
+  withFormat(withDb(sql));
+  sql.addHelpText('after', '\nJSON output is an array of row objects; instants are ISO 8601 UTC strings (...Z), numbers are numbers.');
+  sql.action(action(async (text: string, flags: CommonFlags) => query(flags, text)));
+
+  const products = program.command('products').description('list the products stored in the warehouse');
+  withFormat(withDb(products));
+  products.action(action(async (flags: CommonFlags) => query(flags, `
+    SELECT code, display_name, brand, direction, is_variable, is_green, is_tracker, is_prepay, is_business,
+           available_from, available_to, last_seen_at
+    FROM products ORDER BY code`)));
+
+  const tariffs = program.command('tariffs').description('list the tariffs stored in the warehouse, with their rate coverage');
+  withFormat(withDb(tariffs));
+  tariffs.action(action(async (flags: CommonFlags) => query(flags, `
+    SELECT t.tariff_code, t.product_code, t.fuel, t.register, t.region,
+           count(u.valid_from) AS unit_rates, min(u.valid_from) AS first_valid_from, max(u.valid_from) AS last_valid_from
+    FROM tariffs AS t LEFT JOIN unit_rates AS u USING (tariff_code)
+    GROUP BY ALL ORDER BY t.tariff_code`)));
+
+  const migrate = program.command('migrate').description('create or upgrade the warehouse schema (ingest does this too)');
+  withDb(migrate);
+  migrate.action(action(async (flags: CommonFlags) => {
+    const config = configFrom(flags);
+    const warehouse = await Warehouse.open(config.db, { logger: loggerFor(config) });
+    warehouse.close();
+    process.stdout.write(`${config.db}: schema up to date\n`);
+  }));
+}

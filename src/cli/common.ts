@@ -1,0 +1,69 @@
+// Options and plumbing shared by commands: --db, --base-url, --config, --api-key-file, --format,
+// the logger, and turning SIGINT/SIGTERM into an AbortSignal.
+import type { Command } from 'commander';
+import { loadConfig, type Config } from '../config/loadConfig.js';
+import { createLogger, type Logger } from '../log/createLogger.js';
+import { FORMATS, resolveFormat, type OutputFormat } from './output.js';
+
+export interface CommonFlags {
+  db?: string;
+  baseUrl?: string;
+  config?: string;
+  apiKeyFile?: string;
+  format?: string;
+}
+
+export const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export function withDb(command: Command): Command {
+  return command.option('--db <file>', 'DuckDB file (env TARIFFS_DB; default data/tariffs.duckdb)');
+}
+
+export function withFormat(command: Command): Command {
+  return command.option('--format <format>', `output format: ${FORMATS.join('|')} (default: table on a terminal, else json)`);
+}
+
+export function withApi(command: Command): Command {
+  return command
+    .option('--base-url <url>', 'API base URL (env TARIFFS_BASE_URL; default https://api.octopus.energy/v1/)')
+    .option('--api-key-file <file>', 'read the API key from this file (must not be readable by group/others); or set TARIFFS_API_KEY');
+}
+
+export function withConfig(command: Command): Command {
+  return command.option('--config <file>', 'JSON config file (tracked tariffs, products, accounts, schedules, ...)');
+}
+
+export function configFrom(flags: CommonFlags): Config {
+  return loadConfig({ configFile: flags.config, db: flags.db, baseUrl: flags.baseUrl, apiKeyFile: flags.apiKeyFile });
+}
+
+export function loggerFor(config: Config): Logger {
+  return createLogger({ level: config.logLevel });
+}
+
+export function formatOf(flags: CommonFlags): OutputFormat {
+  return resolveFormat(flags.format);
+}
+
+/** An AbortSignal fired by the first SIGINT/SIGTERM; a second one exits at once. */
+export function interruptSignal(logger: Logger): { signal: AbortSignal; received: () => NodeJS.Signals | undefined; dispose: () => void } {
+  const controller = new AbortController();
+  let received: NodeJS.Signals | undefined;
+  const onSignal = (sig: NodeJS.Signals) => {
+    if (received) process.exit(sig === 'SIGINT' ? 130 : 143);
+    received = sig;
+    logger.warn({ signal: sig }, 'interrupted: finishing the current write, then stopping');
+    process.stderr.write(`tariffs: ${sig} received: finishing the current write, then stopping (again to force)\n`);
+    controller.abort(new Error(`interrupted by ${sig}`));
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return {
+    signal: controller.signal,
+    received: () => received,
+    dispose: () => {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

@@ -1,0 +1,116 @@
+// Decides what to fetch: the tariffs named on the command line or in the config, a product's
+// tariffs in chosen regions (from its detail), and the tariffs of an account's agreements, each
+// over its agreement period.
+import type { OctopusClient } from '../api/OctopusClient.js';
+import type { ProductDetail, TariffTable } from '../api/schemas.js';
+import { parseTariffCode } from '../api/tariffCodes.js';
+import { UsageError } from '../errors.js';
+import type { TariffRow } from '../store/writeCatalog.js';
+import type { RateKind } from '../store/writeRates.js';
+
+export interface IngestTarget extends TariffRow {
+  kinds: RateKind[];
+  /** Agreement period (from accounts): fetching is clipped to it; no `to` = open-ended. */
+  period?: { from: Date; to?: Date };
+  source: 'tariff' | 'product' | 'account';
+}
+
+export interface TargetRequest {
+  tariffs: string[];
+  products: { code: string; regions: string[] }[];
+  accounts: string[];
+}
+
+/** Rate kinds a tariff has, from its fuel and register. */
+export function kindsFor(fuel: 'electricity' | 'gas', register: 'single' | 'dual'): RateKind[] {
+  if (fuel === 'electricity' && register === 'dual') return ['day', 'night', 'standing_charge'];
+  return ['standard', 'standing_charge'];
+}
+
+const LINK_KIND: Record<string, string> = {
+  standard_unit_rates: 'standard_unit_rates', day_unit_rates: 'day_unit_rates',
+  night_unit_rates: 'night_unit_rates', standing_charges: 'standing_charges',
+};
+
+export function targetFromCode(code: string, source: IngestTarget['source'], flag = '--tariff'): IngestTarget {
+  const parts = parseTariffCode(code, flag);
+  return {
+    tariffCode: parts.tariffCode, productCode: parts.productCode, fuel: parts.fuel, register: parts.register,
+    region: parts.region, paymentMethod: null, rateKinds: [], kinds: kindsFor(parts.fuel, parts.register), source,
+  };
+}
+
+/** A product's electricity tariffs (single and dual register) in the given regions. */
+export function targetsFromProduct(detail: ProductDetail, regions: string[]): IngestTarget[] {
+  const out: IngestTarget[] = [];
+  const tables: [TariffTable | undefined, 'single' | 'dual'][] = [
+    [detail.single_register_electricity_tariffs, 'single'],
+    [detail.dual_register_electricity_tariffs, 'dual'],
+  ];
+  for (const region of regions) {
+    let found = 0;
+    for (const [table, register] of tables) {
+      const byPayment = table?.[`_${region}`];
+      if (!byPayment) continue;
+      for (const [paymentMethod, entry] of Object.entries(byPayment)) {
+        const existing = out.find((t) => t.tariffCode === entry.code);
+        const rateKinds = entry.links.map((l) => LINK_KIND[l.rel] ?? l.rel);
+        if (existing) {
+          existing.rateKinds = [...new Set([...existing.rateKinds, ...rateKinds])];
+          continue;
+        }
+        found++;
+        out.push({
+          tariffCode: entry.code, productCode: detail.code, fuel: 'electricity', register, region,
+          paymentMethod, rateKinds, kinds: kindsFor('electricity', register), source: 'product',
+        });
+      }
+    }
+    if (found === 0) throw new UsageError(`--region ${region}: product ${detail.code} has no electricity tariff in region ${region}`);
+  }
+  return out;
+}
+
+/** The tariffs of an account's agreements; one tariff in several agreements covers them all. */
+export async function targetsFromAccount(client: OctopusClient, accountNumber: string): Promise<IngestTarget[]> {
+  const account = await client.account(accountNumber);
+  const byCode = new Map<string, IngestTarget>();
+  for (const property of account.properties) {
+    const points = [...(property.electricity_meter_points ?? []), ...(property.gas_meter_points ?? [])];
+    for (const point of points) {
+      for (const agreement of point.agreements) {
+        const from = new Date(agreement.valid_from);
+        const to = agreement.valid_to === null ? undefined : new Date(agreement.valid_to);
+        const existing = byCode.get(agreement.tariff_code);
+        if (existing?.period) {
+          existing.period.from = existing.period.from < from ? existing.period.from : from;
+          if (existing.period.to !== undefined) {
+            if (to === undefined) delete existing.period.to;
+            else if (to > existing.period.to) existing.period.to = to;
+          }
+          continue;
+        }
+        const target = targetFromCode(agreement.tariff_code, 'account', `account ${accountNumber} agreement`);
+        target.period = to === undefined ? { from } : { from, to };
+        byCode.set(agreement.tariff_code, target);
+      }
+    }
+  }
+  return [...byCode.values()];
+}
+
+export async function resolveTargets(client: OctopusClient, request: TargetRequest): Promise<IngestTarget[]> {
+  const targets = new Map<string, IngestTarget>();
+  const add = (t: IngestTarget) => {
+    const existing = targets.get(t.tariffCode);
+    if (!existing) targets.set(t.tariffCode, t);
+    else if (existing.period && !t.period) delete existing.period; // a plain --tariff asks for everything
+  };
+  for (const code of request.tariffs) add(targetFromCode(code, 'tariff'));
+  for (const product of request.products) {
+    const detail = await client.product(product.code);
+    for (const t of targetsFromProduct(detail, product.regions)) add(t);
+  }
+  for (const account of request.accounts) for (const t of await targetsFromAccount(client, account)) add(t);
+  return [...targets.values()];
+}

@@ -1,0 +1,220 @@
+// The DuckDB file: opening it (read-write or read-only, with "busy" detected and retried briefly),
+// applying numbered migrations and (re)creating the views and macros of sql/, running queries.
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { DuckDBConnection, DuckDBInstance, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
+import type { Logger } from 'pino';
+import { DatabaseBusyError, TariffsError } from '../errors.js';
+import { silentLogger } from '../log/createLogger.js';
+import { sqlDir } from '../paths.js';
+import { rowsToJs, type JsRow } from './rowsToJs.js';
+
+export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
+
+export interface OpenOptions {
+  readOnly?: boolean;
+  logger?: Logger;
+  /** Keep retrying for this long while another process holds the file; then DatabaseBusyError. */
+  busyTimeoutMs?: number;
+  /** Directory holding migrations/, views/ and macros/ (tests point elsewhere). */
+  sqlDirectory?: string;
+}
+
+export class SchemaError extends TariffsError {
+  override readonly name = 'SchemaError';
+  constructor(message: string) {
+    super('SCHEMA', message);
+  }
+}
+
+interface SqlFile {
+  name: string;
+  version?: number;
+  sql: string;
+}
+
+export class Warehouse {
+  private constructor(
+    readonly file: string,
+    readonly instance: DuckDBInstance,
+    readonly connection: DuckDBConnection,
+    readonly readOnly: boolean,
+    private readonly logger: Logger,
+  ) {}
+
+  static async open(file: string, options: OpenOptions = {}): Promise<Warehouse> {
+    const logger = options.logger ?? silentLogger();
+    const readOnly = options.readOnly ?? false;
+    const path = resolve(file);
+    if (readOnly && !existsSync(path)) {
+      throw new TariffsError('NO_DATABASE', `no database at ${file} (run \`tariffs ingest --db ${file}\` first)`);
+    }
+    if (!readOnly) mkdirSync(dirname(path), { recursive: true });
+    const instance = await openInstance(path, readOnly, options.busyTimeoutMs ?? 0, file);
+    const connection = await instance.connect();
+    await connection.run("SET TimeZone = 'UTC'");
+    const warehouse = new Warehouse(file, instance, connection, readOnly, logger);
+    try {
+      await warehouse.prepareSchema(options.sqlDirectory ?? sqlDir());
+    } catch (error) {
+      warehouse.close();
+      throw error;
+    }
+    return warehouse;
+  }
+
+  async run(sql: string, params?: Params): Promise<void> {
+    await this.connection.run(sql, referenced(sql, params));
+  }
+
+  async reader(sql: string, params?: Params): Promise<DuckDBResultReader> {
+    return this.connection.runAndReadAll(sql, referenced(sql, params));
+  }
+
+  /** Rows as plain objects: instants as ISO `...Z` strings, numbers (counts too) as numbers. */
+  async all(sql: string, params?: Params): Promise<JsRow[]> {
+    return rowsToJs(await this.reader(sql, params));
+  }
+
+  async one(sql: string, params?: Params): Promise<JsRow | undefined> {
+    return (await this.all(sql, params))[0];
+  }
+
+  /** Runs `fn` inside BEGIN … COMMIT; any error rolls everything back. */
+  async transaction<T>(fn: () => Promise<T>): Promise<T> {
+    await this.connection.run('BEGIN TRANSACTION');
+    try {
+      const result = await fn();
+      await this.connection.run('COMMIT');
+      return result;
+    } catch (error) {
+      await this.connection.run('ROLLBACK').catch(() => undefined);
+      throw error;
+    }
+  }
+
+  async checkpoint(): Promise<void> {
+    await this.connection.run('CHECKPOINT');
+  }
+
+  close(): void {
+    this.connection.closeSync();
+    this.instance.closeSync();
+  }
+
+  private async prepareSchema(directory: string): Promise<void> {
+    const migrations = readSqlFiles(join(directory, 'migrations'), true);
+    const definitions = [...readSqlFiles(join(directory, 'macros')), ...readSqlFiles(join(directory, 'views'))];
+    const fingerprint = hashOf(definitions);
+    if (this.readOnly) {
+      const state = await this.schemaState();
+      const latest = migrations.at(-1)?.version ?? 0;
+      if (state.version < latest || state.fingerprint !== fingerprint) {
+        throw new SchemaError(
+          `database ${this.file} was written by another version of tariffs; run \`tariffs migrate --db ${this.file}\` once`,
+        );
+      }
+      return;
+    }
+    await this.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)`);
+    await this.run(`CREATE TABLE IF NOT EXISTS schema_state (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)`);
+    const applied = new Set((await this.all('SELECT version FROM schema_migrations')).map((r) => r.version as number));
+    let changed = false;
+    for (const migration of migrations) {
+      if (applied.has(migration.version!)) continue;
+      this.logger.info({ migration: migration.name }, 'applying migration');
+      await this.transaction(async () => {
+        await this.run(migration.sql);
+        await this.run('INSERT INTO schema_migrations VALUES ($1, $2, now())', [migration.version!, migration.name]);
+      });
+      changed = true;
+    }
+    const state = await this.schemaState();
+    if (state.fingerprint !== fingerprint) {
+      await this.transaction(async () => {
+        await createInDependencyOrder(this, definitions);
+        await this.run(`INSERT OR REPLACE INTO schema_state VALUES ('definitions', $1)`, [fingerprint]);
+      });
+      changed = true;
+    }
+    if (changed) await this.checkpoint();
+  }
+
+  private async schemaState(): Promise<{ version: number; fingerprint: string | undefined }> {
+    const tables = await this.all(
+      `SELECT table_name FROM information_schema.tables WHERE table_name IN ('schema_migrations', 'schema_state')`,
+    );
+    if (tables.length < 2) return { version: 0, fingerprint: undefined };
+    const version = (await this.one('SELECT coalesce(max(version), 0) AS v FROM schema_migrations'))!.v as number;
+    const row = await this.one(`SELECT value FROM schema_state WHERE key = 'definitions'`);
+    return { version, fingerprint: row?.value as string | undefined };
+  }
+}
+
+/** Named parameters the statement uses: one parameter object can serve several statements. */
+function referenced(sql: string, params: Params | undefined): Params | undefined {
+  if (params === undefined || Array.isArray(params)) return params;
+  const used: Record<string, DuckDBValue> = {};
+  for (const [key, value] of Object.entries(params)) {
+    if (new RegExp(`\\$${key}\\b`).test(sql)) used[key] = value;
+  }
+  return used;
+}
+
+async function openInstance(path: string, readOnly: boolean, busyTimeoutMs: number, shown: string): Promise<DuckDBInstance> {
+  const deadline = Date.now() + busyTimeoutMs;
+  for (;;) {
+    try {
+      return await DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
+    } catch (error) {
+      const message = (error as Error).message ?? '';
+      if (!/Could not set lock on file|Conflicting lock/i.test(message)) {
+        throw new TariffsError('DB_OPEN', `cannot open database ${shown}: ${message}`, { cause: error });
+      }
+      if (Date.now() >= deadline) throw new DatabaseBusyError(shown, { cause: error });
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
+function readSqlFiles(directory: string, numbered = false): SqlFile[] {
+  if (!existsSync(directory)) return [];
+  const files = readdirSync(directory).filter((f) => f.endsWith('.sql')).sort();
+  return files.map((f) => {
+    const file: SqlFile = { name: f.replace(/\.sql$/, ''), sql: readFileSync(join(directory, f), 'utf8') };
+    if (numbered) {
+      const m = /^(\d+)_/.exec(f);
+      if (!m) throw new SchemaError(`migration ${f} must be named NNN_name.sql`);
+      file.version = Number(m[1]);
+    }
+    return file;
+  });
+}
+
+function hashOf(files: SqlFile[]): string {
+  const hash = createHash('sha256');
+  for (const f of files) hash.update(`${f.name}\n${f.sql}\n`);
+  return hash.digest('hex');
+}
+
+/** Views and macros may refer to each other: create what can be created, repeat until done. */
+async function createInDependencyOrder(warehouse: Warehouse, files: SqlFile[]): Promise<void> {
+  let pending = files;
+  while (pending.length > 0) {
+    const failed: { file: SqlFile; error: unknown }[] = [];
+    for (const file of pending) {
+      try {
+        await warehouse.run(file.sql);
+      } catch (error) {
+        failed.push({ file, error });
+      }
+    }
+    if (failed.length === pending.length) {
+      const first = failed[0]!;
+      throw new SchemaError(`cannot create ${first.file.name}: ${(first.error as Error).message}`);
+    }
+    pending = failed.map((f) => f.file);
+  }
+}

@@ -1,0 +1,152 @@
+// Writes one batch of fetched rates for one tariff and rate kind: appender into a temp staging
+// table, dedupe, keep revised prices in unit_rate_revisions, update changed rows, insert new ones,
+// and move the tariff's cursor — all in one transaction, so a batch is stored whole or not at all.
+import type { DuckDBAppender } from '@duckdb/node-api';
+import type { UnitRate } from '../api/schemas.js';
+import type { Warehouse } from './Warehouse.js';
+
+/** standard/day/night go to unit_rates; standing_charge to standing_charges. */
+export type RateKind = 'standard' | 'day' | 'night' | 'standing_charge';
+
+export interface RateBatch {
+  tariffCode: string;
+  kind: RateKind;
+  runId: number;
+  rates: UnitRate[];
+  /** The window this batch covers completely: the cursor moves to it. */
+  window: { from: Date; until: Date };
+}
+
+export interface WriteCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+const STAGE = 'stage_rates';
+
+/** Creates the per-connection staging table (temp: never written to the file). */
+export async function prepareStaging(warehouse: Warehouse): Promise<void> {
+  await warehouse.run(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE} (
+    seq INTEGER, valid_from VARCHAR, valid_to VARCHAR, value_exc_vat DOUBLE, value_inc_vat DOUBLE, payment_method VARCHAR)`);
+}
+
+export async function writeRateBatch(warehouse: Warehouse, batch: RateBatch): Promise<WriteCounts> {
+  await warehouse.run(`DELETE FROM ${STAGE}`);
+  if (batch.rates.length > 0) {
+    const appender = await warehouse.connection.createAppender(STAGE, 'main', 'temp');
+    try {
+      appendRates(appender, batch.rates);
+    } finally {
+      appender.closeSync();
+    }
+  }
+  return warehouse.transaction(async () => {
+    const counts = batch.rates.length > 0 ? await mergeStaged(warehouse, batch) : { inserted: 0, updated: 0, unchanged: 0 };
+    await moveCursor(warehouse, batch);
+    return counts;
+  });
+}
+
+function appendRates(appender: DuckDBAppender, rates: UnitRate[]): void {
+  for (let i = 0; i < rates.length; i++) {
+    const r = rates[i]!;
+    appender.appendInteger(i);
+    appender.appendVarchar(r.valid_from);
+    if (r.valid_to == null) appender.appendNull();
+    else appender.appendVarchar(r.valid_to);
+    appender.appendDouble(r.value_exc_vat);
+    appender.appendDouble(r.value_inc_vat);
+    if (r.payment_method == null) appender.appendNull();
+    else appender.appendVarchar(r.payment_method);
+    appender.endRow();
+  }
+}
+
+async function mergeStaged(warehouse: Warehouse, batch: RateBatch): Promise<WriteCounts> {
+  const unit = batch.kind !== 'standing_charge';
+  const table = unit ? 'unit_rates' : 'standing_charges';
+  const rateType = unit ? batch.kind : 'standing_charge';
+  const typeMatch = unit ? 'AND u.rate_type = $rate_type' : '';
+  const params = { tariff: batch.tariffCode, rate_type: rateType, run: batch.runId };
+  // Dedupe (the last record seen wins) and derive the Europe/London view of valid_from once.
+  await warehouse.run(`CREATE OR REPLACE TEMP TABLE stage_batch AS
+    WITH typed AS (
+        SELECT seq, CAST(valid_from AS TIMESTAMPTZ) AS valid_from, CAST(valid_to AS TIMESTAMPTZ) AS valid_to,
+               value_exc_vat, value_inc_vat, payment_method
+        FROM ${STAGE}
+    ), deduped AS (
+        SELECT * FROM typed
+        QUALIFY row_number() OVER (PARTITION BY valid_from, coalesce(payment_method, '') ORDER BY seq DESC) = 1
+    )
+    SELECT d.valid_from, d.valid_to, d.value_exc_vat, d.value_inc_vat, d.payment_method,
+           coalesce(d.payment_method, '') AS pm_key,
+           CAST(l.local_start AS DATE) AS local_date, l.local_start,
+           CAST(epoch(l.local_start - timezone('UTC', d.valid_from)) / 60 AS SMALLINT) AS utc_offset_minutes,
+           CAST(epoch(d.valid_from - ld.day_start) / 1800 + 1 AS SMALLINT) AS settlement_period
+    FROM deduped AS d
+    CROSS JOIN LATERAL (SELECT timezone('Europe/London', d.valid_from) AS local_start) AS l
+    JOIN london_days AS ld ON ld.local_date = CAST(l.local_start AS DATE)`);
+  const bounds = (await warehouse.one('SELECT min(valid_from) AS lo, max(valid_from) AS hi, count(*) AS n FROM stage_batch'))!;
+  const span = { ...params, lo: bounds.lo as string, hi: bounds.hi as string };
+  // The stored rows this batch may touch, found once (the time bounds let DuckDB skip row groups).
+  await warehouse.run(`CREATE OR REPLACE TEMP TABLE stage_changes AS
+    SELECT s.valid_from, s.pm_key, u.valid_to AS old_valid_to, u.value_exc_vat AS old_exc, u.value_inc_vat AS old_inc,
+           u.run_id AS old_run_id, s.valid_to AS new_valid_to, s.value_exc_vat AS new_exc, s.value_inc_vat AS new_inc,
+           s.payment_method
+    FROM stage_batch AS s
+    JOIN ${table} AS u
+      ON u.tariff_code = $tariff ${typeMatch} AND u.valid_from = s.valid_from
+     AND coalesce(u.payment_method, '') = s.pm_key
+    WHERE u.valid_from BETWEEN CAST($lo AS TIMESTAMPTZ) AND CAST($hi AS TIMESTAMPTZ)
+      AND (u.value_exc_vat IS DISTINCT FROM s.value_exc_vat OR u.value_inc_vat IS DISTINCT FROM s.value_inc_vat
+           OR u.valid_to IS DISTINCT FROM s.valid_to)`, span);
+  const updated = Number((await warehouse.one('SELECT count(*) AS n FROM stage_changes'))!.n);
+  if (updated > 0) {
+    await warehouse.run(`INSERT INTO unit_rate_revisions
+      SELECT $tariff, $rate_type, valid_from, payment_method, old_valid_to, old_exc, old_inc,
+             new_valid_to, new_exc, new_inc, old_run_id, $run, now()
+      FROM stage_changes`, params);
+    await warehouse.run(`UPDATE ${table} AS u
+      SET valid_to = c.new_valid_to, value_exc_vat = c.new_exc, value_inc_vat = c.new_inc, run_id = $run
+      FROM stage_changes AS c
+      WHERE u.tariff_code = $tariff ${typeMatch} AND u.valid_from = c.valid_from
+        AND coalesce(u.payment_method, '') = c.pm_key`, params);
+  }
+  const insertColumns = unit
+    ? `$tariff, $rate_type, s.valid_from, s.valid_to, s.value_exc_vat, s.value_inc_vat, s.payment_method,
+       s.local_date, $run, s.local_start, s.utc_offset_minutes, s.settlement_period`
+    : `$tariff, s.valid_from, s.valid_to, s.value_exc_vat, s.value_inc_vat, s.payment_method, s.local_date, $run`;
+  const inserted = await warehouse.reader(`INSERT INTO ${table}
+    SELECT ${insertColumns}
+    FROM stage_batch AS s
+    WHERE NOT EXISTS (
+        SELECT 1 FROM ${table} AS u
+        WHERE u.tariff_code = $tariff ${typeMatch} AND u.valid_from = s.valid_from
+          AND coalesce(u.payment_method, '') = s.pm_key
+          AND u.valid_from BETWEEN CAST($lo AS TIMESTAMPTZ) AND CAST($hi AS TIMESTAMPTZ))`, span);
+  const insertedCount = Number(inserted.getRowsJS()[0]?.[0] ?? 0);
+  const total = Number(bounds.n);
+  return { inserted: insertedCount, updated, unchanged: total - insertedCount - updated };
+}
+
+async function moveCursor(warehouse: Warehouse, batch: RateBatch): Promise<void> {
+  const latest = batch.rates.reduce<string | undefined>(
+    (max, r) => (max === undefined || Date.parse(r.valid_from) > Date.parse(max) ? r.valid_from : max), undefined);
+  await warehouse.run(`INSERT INTO ingest_cursors AS c
+      VALUES ($tariff, $kind, CAST($from AS TIMESTAMPTZ), CAST($until AS TIMESTAMPTZ),
+              CAST($latest AS TIMESTAMPTZ), $run, now())
+    ON CONFLICT (tariff_code, rate_kind) DO UPDATE SET
+      fetched_from = least(c.fetched_from, excluded.fetched_from),
+      -- only a window that starts inside what is stored extends it (no gaps hidden behind the cursor)
+      fetched_until = CASE WHEN excluded.fetched_from <= c.fetched_until
+                           THEN greatest(c.fetched_until, excluded.fetched_until) ELSE c.fetched_until END,
+      latest_valid_from = CASE WHEN c.latest_valid_from IS NULL THEN excluded.latest_valid_from
+                               WHEN excluded.latest_valid_from IS NULL THEN c.latest_valid_from
+                               ELSE greatest(c.latest_valid_from, excluded.latest_valid_from) END,
+      run_id = excluded.run_id,
+      updated_at = excluded.updated_at`, {
+    tariff: batch.tariffCode, kind: batch.kind, from: batch.window.from.toISOString(),
+    until: batch.window.until.toISOString(), latest: latest ?? null, run: batch.runId,
+  });
+}
