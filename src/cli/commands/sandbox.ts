@@ -1,0 +1,115 @@
+// `tariffs sandbox`: serve the recorded supplier interface locally until SIGINT/SIGTERM, so the
+// whole project can run, demo and be tested with no internet. Prints the base URL on stdout.
+import type { Command } from 'commander';
+import { loadConfig } from '../../config/loadConfig.js';
+import { UsageError } from '../../errors.js';
+import { createLogger } from '../../log/createLogger.js';
+import { parseApiDateTime } from '../../sandbox/queryParams.js';
+import {
+  SANDBOX_ACCOUNT, SANDBOX_API_KEY, parseFaultSpec, startSandbox, type SandboxOptions,
+} from '../../sandbox/startSandbox.js';
+import { loadSandboxData } from '../../sandbox/loadSandboxData.js';
+import { resolveFormat, writeRows } from '../output.js';
+import { action } from '../run.js';
+
+interface SandboxFlags {
+  port: string;
+  host: string;
+  latency?: string;
+  fault: string[];
+  visibleUntil?: string;
+  tokenTtl?: string;
+  list?: boolean;
+  format?: string;
+}
+
+const HELP = `
+Serves GET /v1/products/, /v1/products/{code}/, …/electricity-tariffs/{tariff}/standard-unit-rates/
+(and day-unit-rates, night-unit-rates, standing-charges, gas-tariffs), /v1/accounts/{number}/ and
+POST /v1/graphql/ (obtainKrakenToken) from the recorded data in data/sandbox/ (see its README.md).
+
+Credentials: API key ${SANDBOX_API_KEY} (HTTP basic user name, empty password,
+or obtainKrakenToken(input: {APIKey: "…"}) for a token), account ${SANDBOX_ACCOUNT}.
+
+Fault specs (--fault, repeatable): KIND[:key=value[,key=value...]]
+  KIND: latency (ms=N) | 429 | 500 | 502 | 503 | 504 (retry_after=SECONDS or retry_after_date=SECONDS,
+        sent as an HTTP date) | reset | stall-headers | stall-body (bytes=N) | truncate (bytes=N) |
+        invalid-record (field=NAME, value=TEXT|missing|null, index=N)
+  selectors for every kind: path=SUBSTRING, after=N (skip the first N matches), every=N (every Nth
+        match), times=N (at most N hits)
+  e.g. --fault 503:path=page=2,times=2  --fault latency:ms=200  --fault invalid-record:field=valid_from,value=missing
+
+Examples:
+  tariffs sandbox --port 8080
+  TARIFFS_BASE_URL=http://127.0.0.1:8080/v1/ tariffs …
+  tariffs sandbox --list`;
+
+export function register(program: Command): void {
+  program
+    .command('sandbox')
+    .description('serve a local, offline copy of the supplier REST interface (recorded real prices)')
+    .option('--port <n>', 'port to listen on (0 = any free port)', '8080')
+    .option('--host <host>', 'address to listen on', '127.0.0.1')
+    .option('--latency <ms>', 'delay every response by this many milliseconds')
+    .option('--fault <spec>', 'inject a fault (repeatable; grammar below)', collect, [])
+    .option('--visible-until <datetime>', 'hide rates with valid_from at or after this instant (ISO 8601)')
+    .option('--token-ttl <seconds>', 'lifetime of tokens from obtainKrakenToken', '3600')
+    .option('--list', 'print the tariffs served (rows, date range) and exit')
+    .option('--format <format>', 'with --list: table, csv or json')
+    .addHelpText('after', HELP)
+    .action(action(async (flags: SandboxFlags) => {
+      if (flags.list) {
+        const rows = loadSandboxData().summary();
+        writeRows(rows as unknown as Record<string, unknown>[], resolveFormat(flags.format));
+        return;
+      }
+      const options = sandboxOptions(flags);
+      const config = loadConfig();
+      const logger = createLogger({ level: config.logLevel });
+      const sandbox = await startSandbox({ ...options, logger });
+      process.stdout.write(`${sandbox.baseUrl}\n`);
+      const signal = await new Promise<NodeJS.Signals>((resolve) => {
+        const stop = (name: NodeJS.Signals) => {
+          process.off('SIGINT', stop);
+          process.off('SIGTERM', stop);
+          resolve(name);
+        };
+        process.on('SIGINT', stop);
+        process.on('SIGTERM', stop);
+      });
+      logger.info({ signal }, 'sandbox stopping');
+      await sandbox.close();
+    }));
+}
+
+function collect(value: string, previous: string[]): string[] {
+  return [...previous, value];
+}
+
+function sandboxOptions(flags: SandboxFlags): SandboxOptions {
+  const whole = (name: string, text: string, min: number, max: number): number => {
+    const n = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!(n >= min && n <= max)) throw new UsageError(`${name}: '${text}' is not a whole number from ${min} to ${max}`);
+    return n;
+  };
+  const options: SandboxOptions = {
+    port: whole('--port', flags.port, 0, 65535),
+    host: flags.host,
+    tokenTtlSeconds: whole('--token-ttl', flags.tokenTtl ?? '3600', 1, 365 * 24 * 3600),
+    faults: flags.fault,
+  };
+  if (flags.latency !== undefined) options.latencyMs = whole('--latency', flags.latency, 0, 600_000);
+  if (flags.visibleUntil !== undefined) {
+    const ms = parseApiDateTime(flags.visibleUntil);
+    if (ms === undefined) throw new UsageError(`--visible-until: '${flags.visibleUntil}' is not an ISO 8601 datetime`);
+    options.visibleUntil = new Date(ms);
+  }
+  for (const spec of flags.fault) {
+    try {
+      parseFaultSpec(spec);
+    } catch (error) {
+      throw new UsageError(`--fault: ${(error as Error).message}`);
+    }
+  }
+  return options;
+}

@@ -1,0 +1,467 @@
+// The sandbox's node:http server: routes the REST and GraphQL endpoints, records every request,
+// injects faults, and closes without leaving sockets or timers behind.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { TariffsError } from '../errors.js';
+import type { Logger } from '../log/createLogger.js';
+import {
+  FaultSchedule, STATUS_FAULTS, corruptRecord, parseFaultSpecs, type FaultSpec,
+} from './faults.js';
+import { handleGraphql } from './handleGraphql.js';
+import {
+  invalidParametersBody, lastParam, readBooleanParam, readDateTimeParam, readPage, readPageSize, type ParamError,
+} from './queryParams.js';
+import { isoUtc, type RateSeries } from './RateSeries.js';
+import {
+  REAL_BASE_URL, RATE_KINDS, kindsFor, type AddTariffInput, type Json, type RateKind, type SandboxCatalog,
+  type TariffSummary,
+} from './SandboxCatalog.js';
+import { SANDBOX_API_KEY } from './sandboxCredentials.js';
+import type { RecordedRequest, Sandbox } from './startSandbox.js';
+import { TokenStore } from './TokenStore.js';
+
+export interface SandboxServerOptions {
+  catalog: SandboxCatalog;
+  logger: Logger;
+  faults: FaultSpec[];
+  latencyMs: number;
+  visibleUntil?: Date;
+  tokenTtlSeconds: number;
+  now: () => Date;
+}
+
+/** What a route answers, before faults and serialisation. */
+interface Reply {
+  status: number;
+  headers?: Record<string, string>;
+  json?: unknown;
+  /** A non-JSON body (HTML error pages of the fault kinds). */
+  text?: string;
+  contentType?: string;
+  /** Links in the body point at the real host and must be rewritten to this sandbox's origin. */
+  rewriteHosts?: boolean;
+}
+
+const MAX_BODY_BYTES = 1 << 20;
+const NOT_FOUND: Reply = { status: 404, json: { detail: 'Not found.' } };
+const INVALID_PAGE: Reply = { status: 404, json: { detail: 'Invalid page.' } };
+
+const ROUTES = {
+  products: /^\/v1\/products\/?$/,
+  product: /^\/v1\/products\/([^/]+)(\/?)$/,
+  rates: /^\/v1\/products\/([^/]+)\/(electricity|gas)-tariffs\/([^/]+)\/([a-z-]+)(\/?)$/,
+  account: /^\/v1\/accounts\/([^/]+)(\/?)$/,
+  graphql: /^\/v1\/graphql\/?$/,
+};
+
+const BOOLEAN_PRODUCT_FILTERS = ['is_green', 'is_prepay', 'is_business', 'is_variable', 'is_tracker', 'is_restricted'];
+
+export class SandboxServer implements Sandbox {
+  readonly requests: RecordedRequest[] = [];
+  private readonly server: Server;
+  private readonly catalog: SandboxCatalog;
+  private readonly log: Logger;
+  private readonly now: () => Date;
+  private readonly tokens: TokenStore;
+  private faults: FaultSchedule;
+  private latencyMs: number;
+  private visibleUntil: Date | undefined;
+  private readonly sleeping = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
+  private closing: Promise<void> | undefined;
+  private address: { host: string; port: number } | undefined;
+
+  constructor(options: SandboxServerOptions) {
+    this.catalog = options.catalog;
+    this.log = options.logger;
+    this.now = options.now;
+    this.tokens = new TokenStore(options.tokenTtlSeconds, options.now);
+    this.faults = new FaultSchedule(options.faults);
+    this.latencyMs = options.latencyMs;
+    this.visibleUntil = options.visibleUntil;
+    this.server = createServer({ keepAlive: true }, (req, res) => {
+      void this.handle(req, res);
+    });
+  }
+
+  listen(port: number, host: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const onError = (error: NodeJS.ErrnoException) => {
+        reject(new TariffsError('SANDBOX_LISTEN', `sandbox cannot listen on ${host}:${port}: ${error.code ?? error.message}`, { cause: error }));
+      };
+      this.server.once('error', onError);
+      this.server.listen(port, host, () => {
+        this.server.off('error', onError);
+        const address = this.server.address() as AddressInfo;
+        this.address = { host, port: address.port };
+        this.log.info({ baseUrl: this.baseUrl, faults: this.faults.faults.map((f) => f.spec) }, 'sandbox listening');
+        resolve();
+      });
+    });
+  }
+
+  get baseUrl(): string {
+    if (!this.address) throw new TariffsError('SANDBOX_STATE', 'the sandbox is not listening');
+    return `${originFor(this.address.host, this.address.port)}/v1/`;
+  }
+
+  resetRequests(): void {
+    this.requests.length = 0;
+  }
+
+  setFaults(specs: readonly string[]): void {
+    this.faults = new FaultSchedule(parseFaultSpecs(specs));
+  }
+
+  setLatency(ms: number): void {
+    if (!(Number.isFinite(ms) && ms >= 0)) throw new TariffsError('SANDBOX_STATE', `latency must be >= 0 ms, got ${ms}`);
+    this.latencyMs = ms;
+  }
+
+  setVisibleUntil(date: Date | undefined): void {
+    this.visibleUntil = date;
+  }
+
+  addTariff(input: AddTariffInput): void {
+    this.catalog.addTariff(input);
+  }
+
+  tariffs(): TariffSummary[] {
+    return this.catalog.summary();
+  }
+
+  close(): Promise<void> {
+    this.closing ??= new Promise<void>((resolve) => {
+      for (const sleeper of this.sleeping) {
+        clearTimeout(sleeper.timer);
+        sleeper.wake();
+      }
+      this.sleeping.clear();
+      if (!this.server.listening) {
+        resolve();
+        return;
+      }
+      this.server.close(() => resolve());
+      // Idle keep-alive sockets and the stalled ones the fault kinds hold open.
+      this.server.closeAllConnections();
+    }).then(() => {
+      this.log.info('sandbox closed');
+    });
+    return this.closing;
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const method = req.method ?? 'GET';
+    const pathAndQuery = req.url ?? '/';
+    const record: RecordedRequest = { method, path: pathAndQuery, headers: { ...req.headers }, at: this.now() };
+    this.requests.push(record);
+    let fault: string | undefined;
+    res.on('close', () => {
+      this.log.debug(
+        { method, path: pathAndQuery, status: res.headersSent ? res.statusCode : null, ms: Math.round(performance.now() - started), fault },
+        'sandbox request',
+      );
+    });
+    try {
+      const body = await readBody(req);
+      if (body === undefined) {
+        this.send(req, res, { status: 413, json: { detail: 'Request body too large.' } });
+        return;
+      }
+      if (body !== '') record.body = body;
+      const plan = this.faults.atRequest(pathAndQuery);
+      const delay = this.latencyMs + plan.latencyMs;
+      if (delay > 0) await this.sleep(delay);
+      if (this.closing || res.destroyed) return;
+      const action = plan.action;
+      fault = action?.spec;
+      if (action?.kind === 'reset') {
+        req.socket.resetAndDestroy();
+        return;
+      }
+      if (action?.kind === 'stall-headers') return;
+      if (action && STATUS_FAULTS.has(action.kind)) {
+        this.send(req, res, this.statusFault(action));
+        return;
+      }
+      const reply = this.route(req, method, pathAndQuery, body);
+      if (reply.status === 200 && hasRecords(reply.json)) {
+        for (const corrupt of this.faults.atRecords(pathAndQuery)) {
+          const results = reply.json.results;
+          const index = Math.min(corrupt.index ?? 0, results.length - 1);
+          results[index] = corruptRecord(results[index] as Json, corrupt);
+          fault = fault ? `${fault}; ${corrupt.spec}` : corrupt.spec;
+        }
+      }
+      this.send(req, res, reply, action);
+    } catch (error) {
+      this.log.error({ err: error, method, path: pathAndQuery }, 'sandbox handler failed');
+      if (!res.headersSent && !res.destroyed) this.send(req, res, { status: 500, json: { detail: 'Sandbox internal error.' } });
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const sleeper = {
+        timer: setTimeout(() => {
+          this.sleeping.delete(sleeper);
+          resolve();
+        }, ms),
+        wake: resolve,
+      };
+      this.sleeping.add(sleeper);
+    });
+  }
+
+  private route(req: IncomingMessage, method: string, pathAndQuery: string, body: string): Reply {
+    const origin = requestOrigin(req, this.address);
+    const url = new URL(pathAndQuery, origin);
+    const path = url.pathname;
+    let m: RegExpExecArray | null;
+    if (ROUTES.graphql.test(path)) {
+      if (method !== 'POST') return methodNotAllowed(method, 'POST');
+      return handleGraphql(body, this.tokens);
+    }
+    const readOnly = method === 'GET' || method === 'HEAD';
+    if (ROUTES.products.test(path)) return readOnly ? this.products(url, origin) : methodNotAllowed(method, 'GET, HEAD');
+    if ((m = ROUTES.product.exec(path))) {
+      if (!readOnly) return methodNotAllowed(method, 'GET, HEAD');
+      if (m[2] === '') return redirectToSlash(url);
+      const code = decode(m[1]!);
+      return code === undefined ? NOT_FOUND : this.productDetail(code);
+    }
+    if ((m = ROUTES.rates.exec(path))) {
+      if (!readOnly) return methodNotAllowed(method, 'GET, HEAD');
+      if (m[5] === '') return redirectToSlash(url);
+      const product = decode(m[1]!);
+      const tariff = decode(m[3]!);
+      if (product === undefined || tariff === undefined) return NOT_FOUND;
+      return this.rates(url, origin, product, m[2] as 'electricity' | 'gas', tariff, m[4]!);
+    }
+    if ((m = ROUTES.account.exec(path))) {
+      if (!readOnly) return methodNotAllowed(method, 'GET, HEAD');
+      if (m[2] === '') return redirectToSlash(url);
+      return this.account(req, decode(m[1]!));
+    }
+    return NOT_FOUND;
+  }
+
+  private products(url: URL, origin: string): Reply {
+    const params = url.searchParams;
+    const errors: ParamError[] = [];
+    const brand = lastParam(params, 'brand');
+    const flags = BOOLEAN_PRODUCT_FILTERS.map((name) => [name, readBooleanParam(params, name, errors)] as const);
+    const availableAt = readDateTimeParam(params, 'available_at', errors);
+    const size = readPageSize(params, errors);
+    if (errors.length > 0) return { status: 400, json: invalidParametersBody(errors) };
+    const matching = [...this.catalog.products.values()]
+      .map((p) => p.listing)
+      .filter((p) => brand === undefined || brand === '' || p.brand === brand)
+      .filter((p) => flags.every(([name, want]) => want === undefined || p[name] === want))
+      .filter((p) => availableAt === undefined || availableAtInstant(p, availableAt))
+      .sort((a, b) => String(a.code).localeCompare(String(b.code)));
+    return { ...paginate(url, origin, matching.length, size, (k) => matching[k]), rewriteHosts: true };
+  }
+
+  private productDetail(code: string): Reply {
+    const product = this.catalog.products.get(code);
+    if (!product) return NOT_FOUND;
+    const detail = product.detail.tariffs_active_at === null
+      ? { ...product.detail, tariffs_active_at: isoUtc(this.now().getTime()) }
+      : product.detail;
+    return { status: 200, json: detail, rewriteHosts: true };
+  }
+
+  private rates(url: URL, origin: string, productCode: string, fuel: 'electricity' | 'gas', tariffCode: string, kindText: string): Reply {
+    if (!this.catalog.products.has(productCode)) return NOT_FOUND;
+    const tariff = this.catalog.tariffs.get(tariffCode);
+    const kind = kindText as RateKind;
+    if (!tariff || tariff.productCode !== productCode || tariff.fuel !== fuel) return NOT_FOUND;
+    if (!RATE_KINDS.includes(kind) || !kindsFor(tariff).includes(kind)) return NOT_FOUND;
+    const params = url.searchParams;
+    const errors: ParamError[] = [];
+    const periodFrom = readDateTimeParam(params, 'period_from', errors);
+    const periodTo = readDateTimeParam(params, 'period_to', errors);
+    const size = readPageSize(params, errors);
+    if (errors.length > 0) return { status: 400, json: invalidParametersBody(errors) };
+    const series: RateSeries | undefined = tariff.series.get(kind);
+    if (!series) return paginate(url, origin, 0, size, () => undefined);
+    const selection = series.select(periodFrom, periodTo, this.visibleUntil?.getTime());
+    return paginate(url, origin, selection.count, size, (k) => series.record(selection.indexAt(k)));
+  }
+
+  private account(req: IncomingMessage, number: string | undefined): Reply {
+    const denied = this.authenticate(req.headers.authorization);
+    if (denied) return { status: 401, json: { detail: denied }, headers: { 'WWW-Authenticate': 'Basic realm="api"' } };
+    const account = number === undefined ? undefined : this.catalog.accounts.get(number);
+    return account ? { status: 200, json: account } : NOT_FOUND;
+  }
+
+  /** undefined when the credentials are good, else the 401 detail. */
+  private authenticate(header: string | undefined): string | undefined {
+    const missing = 'Authentication credentials were not provided.';
+    if (!header) return missing;
+    const basic = /^Basic\s+(\S+)$/i.exec(header);
+    if (basic) {
+      const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
+      const colon = decoded.indexOf(':');
+      const user = colon === -1 ? decoded : decoded.slice(0, colon);
+      return user === SANDBOX_API_KEY ? undefined : 'Invalid API key.';
+    }
+    const token = /^Token\s+(\S+)$/i.exec(header);
+    if (token) {
+      const check = this.tokens.check(token[1]!);
+      if (check === 'valid') return undefined;
+      return check === 'expired' ? 'Token has expired.' : 'Invalid token.';
+    }
+    return missing;
+  }
+
+  private statusFault(fault: FaultSpec): Reply {
+    const headers: Record<string, string> = {};
+    if (fault.retryAfter !== undefined) headers['Retry-After'] = String(fault.retryAfter);
+    if (fault.retryAfterDate !== undefined) {
+      headers['Retry-After'] = new Date(this.now().getTime() + fault.retryAfterDate * 1000).toUTCString();
+    }
+    const html = (title: string) => ({
+      status: Number(fault.kind),
+      headers,
+      contentType: 'text/html',
+      text: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n</body>\r\n</html>\r\n`,
+    });
+    switch (fault.kind) {
+      case '429': {
+        const wait = fault.retryAfter ?? fault.retryAfterDate ?? 60;
+        return { status: 429, headers, json: { detail: `Request was throttled. Expected available in ${wait} seconds.` } };
+      }
+      case '500':
+        return {
+          status: 500,
+          headers,
+          contentType: 'text/html',
+          text: '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>\n  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n',
+        };
+      case '502':
+        return html('502 Bad Gateway');
+      case '503':
+        return { status: 503, headers, json: { detail: 'Service temporarily unavailable, try again later.' } };
+      default:
+        return html('504 Gateway Time-out');
+    }
+  }
+
+  private send(req: IncomingMessage, res: ServerResponse, reply: Reply, mode?: FaultSpec): void {
+    let text: string;
+    let contentType: string;
+    if (reply.json !== undefined) {
+      text = JSON.stringify(reply.json);
+      if (reply.rewriteHosts) text = text.replaceAll(REAL_BASE_URL, `${requestOrigin(req, this.address)}/v1/`);
+      contentType = 'application/json';
+    } else {
+      text = reply.text ?? '';
+      contentType = reply.contentType ?? 'text/plain; charset=utf-8';
+    }
+    const body = Buffer.from(text, 'utf8');
+    const headers: Record<string, string | number> = { 'Content-Type': contentType, ...reply.headers };
+    const part = (fault: FaultSpec) => body.subarray(0, Math.min(fault.bytes ?? Math.floor(body.length / 2), Math.max(0, body.length - 1)));
+    if (mode?.kind === 'truncate') {
+      // No Content-Length: the response ends cleanly (chunked) and only the JSON is broken.
+      res.writeHead(reply.status, headers);
+      res.end(part(mode));
+      return;
+    }
+    if (mode?.kind === 'stall-body') {
+      res.writeHead(reply.status, { ...headers, 'Content-Length': body.length });
+      res.write(part(mode));
+      return;
+    }
+    res.writeHead(reply.status, { ...headers, 'Content-Length': body.length });
+    res.end(body);
+  }
+}
+
+/** One page of a list, DRF PageNumberPagination style: absolute next/previous keeping other params. */
+function paginate(url: URL, origin: string, count: number, size: number, item: (k: number) => unknown): Reply {
+  const requested = readPage(url.searchParams);
+  const lastPage = Math.max(1, Math.ceil(count / size));
+  const page = requested === Infinity ? lastPage : requested;
+  if (page === undefined || page > lastPage) return INVALID_PAGE;
+  const start = (page - 1) * size;
+  const end = Math.min(count, start + size);
+  const results: unknown[] = [];
+  for (let k = start; k < end; k++) results.push(item(k));
+  return {
+    status: 200,
+    json: {
+      count,
+      next: page < lastPage ? pageUrl(url, origin, page + 1) : null,
+      previous: page > 1 ? pageUrl(url, origin, page - 1) : null,
+      results,
+    },
+  };
+}
+
+function pageUrl(url: URL, origin: string, page: number): string {
+  const target = new URL(`${url.pathname}${url.search}`, origin);
+  if (page === 1) target.searchParams.delete('page');
+  else target.searchParams.set('page', String(page));
+  return target.toString();
+}
+
+function hasRecords(json: unknown): json is { results: unknown[] } {
+  const results = (json as { results?: unknown } | undefined)?.results;
+  return Array.isArray(results) && results.length > 0;
+}
+
+function availableAtInstant(listing: Json, at: number): boolean {
+  const from = typeof listing.available_from === 'string' ? Date.parse(listing.available_from) : -Infinity;
+  const to = typeof listing.available_to === 'string' ? Date.parse(listing.available_to) : Infinity;
+  return from <= at && at < to;
+}
+
+function redirectToSlash(url: URL): Reply {
+  return { status: 301, headers: { Location: `${url.origin}${url.pathname}/${url.search}` }, text: '' };
+}
+
+function methodNotAllowed(method: string, allow: string): Reply {
+  return { status: 405, headers: { Allow: allow }, json: { detail: `Method "${method}" not allowed.` } };
+}
+
+function decode(segment: string): string | undefined {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Links are built from the Host the client used (like Django's build_absolute_uri). */
+function requestOrigin(req: IncomingMessage, address: { host: string; port: number } | undefined): string {
+  const host = req.headers.host;
+  if (host && /^[A-Za-z0-9.\-:[\]]+$/.test(host)) return `http://${host}`;
+  return address ? originFor(address.host, address.port) : 'http://127.0.0.1';
+}
+
+function originFor(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return reachable.includes(':') ? `http://[${reachable}]:${port}` : `http://${reachable}:${port}`;
+}
+
+/** The request body as text; undefined when it exceeds MAX_BODY_BYTES. */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooBig = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooBig = true;
+      else chunks.push(chunk);
+    });
+    const done = () => resolve(tooBig ? undefined : Buffer.concat(chunks).toString('utf8'));
+    req.on('end', done);
+    req.on('close', done); // an aborted request: the handler then finds the response destroyed
+    req.on('error', reject);
+  });
+}

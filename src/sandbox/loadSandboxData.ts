@@ -1,0 +1,255 @@
+// Reads the recorded files under data/sandbox/ into a SandboxCatalog, once per process.
+// data/sandbox/README.md lists which file feeds which tariff and every transformation made here.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fromZonedTime } from 'date-fns-tz';
+import { TariffsError } from '../errors.js';
+import { sandboxDataDir } from '../paths.js';
+import { RateSeries, type RateColumns, type RateInput } from './RateSeries.js';
+import {
+  REAL_BASE_URL, REGIONS, SandboxCatalog, synthesizeDetail, tariffDetailEntry, type Json,
+} from './SandboxCatalog.js';
+import { SANDBOX_ACCOUNT } from './sandboxCredentials.js';
+
+const HALF_HOUR = 30 * 60_000;
+const VAT = 1.05;
+
+/** Files, relative to data/sandbox/, by the role they play. */
+export const SANDBOX_FILES = {
+  agileA: 'tom66-OctopusGoCheaper/csv_agile_A_Eastern_England.csv',
+  agileA2017: 'barnybug-agilepub/agile.2017.csv',
+  agileA2018: 'barnybug-agilepub/agile.2018.csv',
+  agileJ: 'wyvernp-agile_predictor/csv_agile_J_South_Eastern_England.csv',
+  agileC1: 'domdfcoding-octo-api/tests_responses/agile_unit_rates.json',
+  agileC2: 'domdfcoding-octo-api/tests_responses/agile_unit_rates_page2.json',
+  var170111Rates: 'domdfcoding-octo-api/tests_responses/standard_unit_rates.json',
+  var170111Detail: 'domdfcoding-octo-api/tests_responses/products_VAR-17-01-11.json',
+  products2020: 'domdfcoding-octo-api/tests_responses/products_business_false.json',
+  products2023: 'msbg-octoprice/sample_products.json',
+  agileFlexDetail: 'ryanw-mobile-OctoMeter/apiSampleResponse/products_AGILE-FLEX-22-11-25.json',
+  agileFlexJ: 'ryanw-mobile-OctoMeter/extracted_from_kotlin_test_samples/GetStandardUnitRatesSampleData__json.json',
+  var221101Detail: 'ryanw-mobile-OctoMeter/extracted_from_kotlin_test_samples/GetProductSampleData__json_var_22_11_01.json',
+  var221101Standing: 'ryanw-mobile-OctoMeter/extracted_from_kotlin_test_samples/GetStandingChargesSampleData__var221101Json.json',
+  var221101Day: 'ryanw-mobile-OctoMeter/extracted_from_kotlin_test_samples/GetDayUnitRatesSampleData__json.json',
+  var221101Night: 'ryanw-mobile-OctoMeter/extracted_from_kotlin_test_samples/GetNightUnitRatesSampleData__json.json',
+  agile241001G:
+    'peter-d98-pv-bess-technoecon/EXCERPT_agile-half-hour-actual-rates-01-01-2025_31-12-2025_NWEng_2025-03-24T14-00_to_2025-03-31T19-00.csv',
+  agile241001H:
+    'BottlecapDave-HomeAssistant-TargetTimeframes/agile_rates_2026-03-28T20_2026-03-30T00_DST_test_continuous_times_when_moving_into_bst.json',
+  agile241001M: 'madbeardman-ihd-replacement/agile.json',
+  agile241001N: 'bluca-nest-octopus/april_4_2026_prices.json',
+  account: 'markallanson-octopus-energy/account_response.json',
+} as const;
+
+let cached: { dir: string; catalog: SandboxCatalog } | undefined;
+
+/** A fresh copy of the recorded catalog (the files are read on the first call only). */
+export function loadSandboxData(dir: string = sandboxDataDir()): SandboxCatalog {
+  if (!cached || cached.dir !== dir) cached = { dir, catalog: buildCatalog(dir) };
+  return cached.catalog.clone();
+}
+
+function buildCatalog(dir: string): SandboxCatalog {
+  const text = (file: string) => {
+    try {
+      return readFileSync(join(dir, file), 'utf8');
+    } catch (error) {
+      throw new TariffsError('SANDBOX_DATA', `sandbox data file missing: ${join(dir, file)}`, { cause: error });
+    }
+  };
+  const json = (file: string) => JSON.parse(text(file)) as Json;
+  const results = (file: string) => (json(file).results ?? []) as RateInput[];
+  const catalog = new SandboxCatalog();
+
+  // Products: the 2023 list, AGILE-18-02-21 from the 2020 list, VAR-17-01-11 (in no recorded list:
+  // withdrawn in 2018) from its detail, and AGILE-24-10-01 (newer than every list) made up.
+  const listings = new Map<string, Json>();
+  for (const p of json(SANDBOX_FILES.products2023).results as Json[]) listings.set(String(p.code), p);
+  for (const p of json(SANDBOX_FILES.products2020).results as Json[]) {
+    if (p.code === 'AGILE-18-02-21') listings.set(String(p.code), p);
+  }
+  listings.set('VAR-17-01-11', listingFromDetail(json(SANDBOX_FILES.var170111Detail)));
+  const agileFlex = listings.get('AGILE-FLEX-22-11-25')!;
+  listings.set('AGILE-24-10-01', {
+    ...agileFlex,
+    code: 'AGILE-24-10-01',
+    full_name: 'Agile Octopus October 2024 v1',
+    available_from: '2024-09-30T23:00:00Z',
+    links: [{ href: `${REAL_BASE_URL}products/AGILE-24-10-01/`, method: 'GET', rel: 'self' }],
+  });
+
+  const details = new Map<string, Json>([
+    ['AGILE-FLEX-22-11-25', json(SANDBOX_FILES.agileFlexDetail)],
+    ['VAR-22-11-01', json(SANDBOX_FILES.var221101Detail)],
+    ['VAR-17-01-11', json(SANDBOX_FILES.var170111Detail)],
+  ]);
+  // Products with rates but no recorded detail: a detail listing every region's tariff.
+  const agileRegions = (product: string): Json =>
+    Object.fromEntries(REGIONS.map((r) => [
+      `_${r}`,
+      { direct_debit_monthly: tariffDetailEntry(product, `E-1R-${product}-${r}`, 'electricity', '1R') },
+    ]));
+  const withRegions = new Map<string, Json>();
+  for (const code of ['AGILE-18-02-21', 'AGILE-24-10-01']) {
+    withRegions.set(code, synthesizeDetail(listings.get(code)!, { single_register_electricity_tariffs: agileRegions(code) }));
+  }
+  for (const [code, listing] of [...listings].sort(([a], [b]) => a.localeCompare(b))) {
+    const detail = details.get(code) ?? withRegions.get(code);
+    catalog.addProduct(listing, detail, !details.has(code));
+  }
+
+  // Region A: barnybug's 2017-2018 series up to where tom66's starts, then tom66's (identical on overlap).
+  const tom66 = readCsvSeries(text(SANDBOX_FILES.agileA), (line) => {
+    const cells = line.split(',');
+    return [cells[0]!, cells[4]!];
+  });
+  const start = tom66.from[0]!;
+  const early = concatColumns(
+    readCsvSeries(text(SANDBOX_FILES.agileA2017), headerless),
+    readCsvSeries(text(SANDBOX_FILES.agileA2018), headerless),
+  );
+  const earlyRows = early.from.findIndex((ms) => ms >= start);
+  catalog.setRates('E-1R-AGILE-18-02-21-A', 'standard-unit-rates',
+    RateSeries.fromSortedColumns(concatColumns(sliceColumns(early, 0, earlyRows === -1 ? early.from.length : earlyRows), tom66)));
+  catalog.setRates('E-1R-AGILE-18-02-21-J', 'standard-unit-rates',
+    RateSeries.fromSortedColumns(readCsvSeries(text(SANDBOX_FILES.agileJ), headerless)));
+  catalog.setRates('E-1R-AGILE-18-02-21-C', 'standard-unit-rates',
+    RateSeries.fromRecords([...results(SANDBOX_FILES.agileC1), ...results(SANDBOX_FILES.agileC2)]));
+
+  catalog.setRates('E-1R-VAR-17-01-11-A', 'standard-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.var170111Rates)));
+  catalog.setRates('E-1R-VAR-22-11-01-A', 'standing-charges', RateSeries.fromRecords(results(SANDBOX_FILES.var221101Standing)));
+  catalog.setRates('E-2R-VAR-22-11-01-A', 'day-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.var221101Day)));
+  catalog.setRates('E-2R-VAR-22-11-01-A', 'night-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.var221101Night)));
+  catalog.setRates('E-1R-AGILE-FLEX-22-11-25-J', 'standard-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.agileFlexJ)));
+
+  catalog.setRates('E-1R-AGILE-24-10-01-G', 'standard-unit-rates',
+    RateSeries.fromRecords(readLocalTimeCsv(text(SANDBOX_FILES.agile241001G))));
+  catalog.setRates('E-1R-AGILE-24-10-01-H', 'standard-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.agile241001H)));
+  catalog.setRates('E-1R-AGILE-24-10-01-M', 'standard-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.agile241001M)));
+  catalog.setRates('E-1R-AGILE-24-10-01-N', 'standard-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.agile241001N)));
+
+  catalog.accounts.set(SANDBOX_ACCOUNT, sandboxAccount(json(SANDBOX_FILES.account)));
+  return catalog;
+}
+
+/** A products-list element from a detail: the detail's scalar fields in list order, direction IMPORT. */
+function listingFromDetail(detail: Json): Json {
+  const keys = ['code', 'direction', 'full_name', 'display_name', 'description', 'is_variable', 'is_green', 'is_tracker',
+    'is_prepay', 'is_business', 'is_restricted', 'term', 'available_from', 'available_to', 'links', 'brand'];
+  return Object.fromEntries(keys.map((k) => [k, k === 'direction' ? 'IMPORT' : detail[k]]));
+}
+
+/** `2018-02-19T00:00:00Z` or `2020-01-01 00:00:00+00:00` (UTC only) → ms. */
+function parseUtc(text: string, line: number): number {
+  const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(Z|\+00:00)$/.exec(text);
+  if (!m) throw new TariffsError('SANDBOX_DATA', `line ${line}: '${text}' is not a UTC timestamp`);
+  return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
+}
+
+const headerless = (line: string): [string, string] | undefined => {
+  if (line.startsWith('timestamp')) return undefined;
+  const comma = line.indexOf(',');
+  return [line.slice(0, comma), line.slice(comma + 1)];
+};
+
+/**
+ * A half-hourly CSV of slot start (UTC) and price inc VAT, oldest first: valid_to = start + 30 min,
+ * value_exc_vat = inc / 1.05 rounded to 4 dp (the CSVs carry no exc-VAT price).
+ */
+function readCsvSeries(text: string, cells: (line: string) => [string, string] | undefined): RateColumns {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '');
+  const from: number[] = [];
+  const inc: number[] = [];
+  lines.forEach((line, i) => {
+    const pair = cells(line);
+    if (!pair) return;
+    const price = Number(pair[1]);
+    if (!Number.isFinite(price)) throw new TariffsError('SANDBOX_DATA', `line ${i + 1}: price '${pair[1]}'`);
+    from.push(parseUtc(pair[0], i + 1));
+    inc.push(price);
+  });
+  const cols: RateColumns = {
+    from: Float64Array.from(from),
+    to: Float64Array.from(from, (ms) => ms + HALF_HOUR),
+    exc: Float64Array.from(inc, excVat),
+    inc: Float64Array.from(inc),
+  };
+  return cols;
+}
+
+/** octopushome.net export: `Period from,Period to,Import,Export` in UK local time (dd/mm/yyyy HH:MM). */
+function readLocalTimeCsv(text: string): RateInput[] {
+  const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '').slice(1);
+  const local = (s: string) => {
+    const m = /^(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2})$/.exec(s.trim());
+    if (!m) throw new TariffsError('SANDBOX_DATA', `'${s}' is not dd/mm/yyyy HH:MM`);
+    return fromZonedTime(`${m[3]}-${m[2]}-${m[1]}T${m[4]}:${m[5]}:00`, 'Europe/London').getTime();
+  };
+  return lines.map((line) => {
+    const [fromText, toText, importText] = line.split(',');
+    const inc = Number(importText);
+    return { valid_from: local(fromText!), valid_to: local(toText!), value_inc_vat: inc, value_exc_vat: excVat(inc), payment_method: null };
+  });
+}
+
+function excVat(inc: number): number {
+  return Math.round((inc / VAT) * 10_000) / 10_000;
+}
+
+function sliceColumns(c: RateColumns, start: number, end: number): RateColumns {
+  return { from: c.from.slice(start, end), to: c.to.slice(start, end), exc: c.exc.slice(start, end), inc: c.inc.slice(start, end) };
+}
+
+function concatColumns(a: RateColumns, b: RateColumns): RateColumns {
+  const join2 = (x: Float64Array, y: Float64Array) => {
+    const out = new Float64Array(x.length + y.length);
+    out.set(x);
+    out.set(y, x.length);
+    return out;
+  };
+  return { from: join2(a.from, b.from), to: join2(a.to, b.to), exc: join2(a.exc, b.exc), inc: join2(a.inc, b.inc) };
+}
+
+/**
+ * markallanson's anonymised account, re-pointed at sandbox tariffs: the import meter point moves
+ * from Agile (region A, 2019) to Flexible (VAR-17-01-11, open-ended); the export meter point is
+ * dropped; gas keeps only its open-ended VAR-17-01-11 agreement; a second property has a
+ * dual-register (Economy 7 style) meter on E-2R-VAR-22-11-01-A.
+ */
+function sandboxAccount(recorded: Json): Json {
+  const account = structuredClone(recorded) as {
+    number: string;
+    properties: (Json & { electricity_meter_points: Json[]; gas_meter_points: Json[] })[];
+  };
+  account.number = SANDBOX_ACCOUNT;
+  const property = account.properties[0]!;
+  const importPoint = property.electricity_meter_points.find((p) => p.is_export === false)!;
+  importPoint.agreements = [
+    { tariff_code: 'E-1R-AGILE-18-02-21-A', valid_from: '2019-01-01T00:00:00Z', valid_to: '2020-01-01T00:00:00Z' },
+    { tariff_code: 'E-1R-VAR-17-01-11-A', valid_from: '2020-01-01T00:00:00Z', valid_to: null },
+  ];
+  property.electricity_meter_points = [importPoint];
+  const gas = property.gas_meter_points[0]!;
+  gas.agreements = [{ tariff_code: 'G-1R-VAR-17-01-11-A', valid_from: '2018-02-16T00:00:00Z', valid_to: null }];
+  const economy7 = structuredClone(property);
+  Object.assign(economy7, {
+    id: Number(property.id) + 1,
+    moved_in_at: '2024-01-01T00:00:00Z',
+    moved_out_at: null,
+    electricity_meter_points: [{
+      ...structuredClone(importPoint),
+      mpan: '9999999999998',
+      meters: [{
+        serial_number: 'E7E7E7E7E7',
+        registers: [
+          { identifier: '01', is_settlement_register: true, rate: 'DAY' },
+          { identifier: '02', is_settlement_register: true, rate: 'NIGHT' },
+        ],
+      }],
+      agreements: [{ tariff_code: 'E-2R-VAR-22-11-01-A', valid_from: '2024-01-01T00:00:00Z', valid_to: null }],
+    }],
+    gas_meter_points: [],
+  });
+  account.properties.push(economy7);
+  return account as unknown as Json;
+}
