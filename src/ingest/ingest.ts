@@ -10,7 +10,7 @@ import { UsageError } from '../errors.js';
 import { finishRun, startRun, type RunStatus } from '../store/ingestRuns.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { upsertTariffs } from '../store/writeCatalog.js';
-import { parseUserDateTime } from '../time/index.js';
+import { localDateOf, localDayBounds, parseUserDateTime } from '../time/index.js';
 import { ingestRates, type IngestRatesResult, type Progress } from './ingestRates.js';
 import { resolveTargets, type IngestTarget, type TargetRequest } from './resolveTargets.js';
 import { refreshProducts } from './refreshProducts.js';
@@ -60,7 +60,7 @@ const DAY_MS = 86_400_000;
 /** The start of a never-seen tariff: the config's default_from, else two years back. */
 export function defaultFromOf(config: Config, now: Date): Date {
   if (config.defaultFrom) return parseUserDateTime(config.defaultFrom, 'default_from');
-  return new Date(now.getTime() - 730 * DAY_MS);
+  return localDayBounds(localDateOf(new Date(now.getTime() - 730 * DAY_MS))).start;
 }
 
 export async function runIngest(request: IngestRequest, context: IngestContext): Promise<IngestSummary> {

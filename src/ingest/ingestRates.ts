@@ -71,6 +71,7 @@ interface Chunk {
 
 interface Cursor {
   fetched_until: string;
+  latest_valid_from: string | null;
   updated_at: string;
 }
 
@@ -162,7 +163,7 @@ function endpointOf(kind: RateKind): 'standard-unit-rates' | 'day-unit-rates' | 
 /** Chunks of every tariff and kind, in the order workers take them (oldest first per tariff). */
 async function planAll(options: IngestRatesOptions, now: Date): Promise<Chunk[]> {
   const cursors = new Map<string, Cursor>();
-  for (const row of await options.warehouse.all('SELECT tariff_code, rate_kind, fetched_until, updated_at FROM ingest_cursors')) {
+  for (const row of await options.warehouse.all('SELECT tariff_code, rate_kind, fetched_until, latest_valid_from, updated_at FROM ingest_cursors')) {
     cursors.set(`${row.tariff_code}|${row.rate_kind}`, row as unknown as Cursor);
   }
   const chunkMs = (options.chunkSlots ?? DEFAULT_CHUNK_SLOTS) * HALF_HOUR_MS;
@@ -173,15 +174,21 @@ async function planAll(options: IngestRatesOptions, now: Date): Promise<Chunk[]>
       const cursor = cursors.get(`${target.tariffCode}|${kind}`);
       if (kind === 'standing_charge' && options.from === undefined && cursor
         && now.getTime() - Date.parse(cursor.updated_at) < maxAge) continue;
+      // An agreement's tariff starts with its agreement, not at the default start.
       let from = options.from
-        ?? (cursor ? new Date(Date.parse(cursor.fetched_until) - options.lookbackMs) : options.defaultFrom);
+        ?? (cursor ? resumeFrom(cursor, options.lookbackMs) : target.period?.from ?? options.defaultFrom);
       let to = options.to;
       if (target.period) {
         if (from < target.period.from) from = target.period.from;
         if (target.period.to !== undefined && (to === undefined || target.period.to < to)) to = target.period.to;
       }
+      // A backfill is cut into chunks so a killed run resumes where it stopped; an incremental
+      // run (cursor, no --from) is one open request that also covers what the cursor knows.
+      const spans = cursor && options.from === undefined && to === undefined
+        ? [{ from, to: undefined }]
+        : splitWindow(from, to, chunkMs, now);
       let previous: Promise<void> = Promise.resolve();
-      for (const span of splitWindow(from, to, chunkMs, now)) {
+      for (const span of spans) {
         let committed!: () => void;
         const done = new Promise<void>((resolve) => (committed = resolve));
         out.push({ target, kind, from: span.from, to: span.to, previous, committed, done });
@@ -190,6 +197,14 @@ async function planAll(options: IngestRatesOptions, now: Date): Promise<Chunk[]>
     }
   }
   return out;
+}
+
+/** Incremental start: the last stored slot (or, with nothing stored, the end of what was
+ *  fetched), minus the look-back that catches revised prices. */
+function resumeFrom(cursor: Cursor, lookbackMs: number): Date {
+  const until = Date.parse(cursor.fetched_until);
+  const last = cursor.latest_valid_from === null ? until : Date.parse(cursor.latest_valid_from) + HALF_HOUR_MS;
+  return new Date(Math.min(until, last) - lookbackMs);
 }
 
 /** [from, to) in chunks of chunkMs; without `to` the last chunk is open-ended and starts before now. */

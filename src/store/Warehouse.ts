@@ -110,11 +110,14 @@ export class Warehouse {
     if (this.readOnly) {
       const state = await this.schemaState();
       const latest = migrations.at(-1)?.version ?? 0;
-      if (state.version < latest || state.fingerprint !== fingerprint) {
+      if (state.version < latest) {
         throw new SchemaError(
-          `database ${this.file} was written by another version of tariffs; run \`tariffs migrate --db ${this.file}\` once`,
+          `database ${this.file} was written by an older tariffs; run \`tariffs migrate --db ${this.file}\` once`,
         );
       }
+      // Views and macros changed since the file was last written: this session uses the current
+      // definitions as TEMP objects (which shadow the stored ones) instead of refusing to run.
+      if (state.fingerprint !== fingerprint) await createInDependencyOrder(this, definitions.map(asTemporary));
       return;
     }
     await this.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -191,6 +194,10 @@ function readSqlFiles(directory: string, numbered = false): SqlFile[] {
     }
     return file;
   });
+}
+
+function asTemporary(file: SqlFile): SqlFile {
+  return { ...file, sql: file.sql.replace(/CREATE\s+OR\s+REPLACE\s+(VIEW|MACRO|FUNCTION)\b/gi, 'CREATE OR REPLACE TEMP $1') };
 }
 
 function hashOf(files: SqlFile[]): string {

@@ -1,6 +1,7 @@
 // `tariffs ingest`: fetch products and rates into the warehouse, incrementally and idempotently.
 import { Command } from 'commander';
 import { EXIT, UsageError } from '../../errors.js';
+import { parseTariffCode } from '../../api/tariffCodes.js';
 import { runIngest } from '../../ingest/ingest.js';
 import { parseUserDateTime } from '../../time/index.js';
 import { action } from '../run.js';
@@ -53,6 +54,9 @@ Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account ne
     if (request.tariffs.length + request.products.length + request.accounts.length === 0 && !flags.products === true) {
       throw new UsageError('nothing to ingest: give --tariff, --product with --region, --account, or a --config that lists them');
     }
+    // Check every code before touching the network or the file.
+    for (const code of flags.tariff ?? []) parseTariffCode(code, '--tariff');
+    for (const code of config.tariffs) parseTariffCode(code, `${config.file ?? 'config'}: tariffs`);
     const format = formatOf(flags);
     const interrupt = interruptSignal(logger);
     const progress = createProgressBar('ingest');

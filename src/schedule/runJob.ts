@@ -1,0 +1,62 @@
+// One run of one job, the way both shells run it: a child logger {run_id, job}, a log line when it
+// starts and one when it ends, and every error turned into an outcome (never thrown), so the
+// daemon carries on and `tariffs run` can pick its exit status.
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config/loadConfig.js';
+import { DatabaseBusyError } from '../errors.js';
+import type { Logger } from '../log/createLogger.js';
+import type { JobDefinition, JobResult, JobStatus } from './Job.js';
+
+export interface RunJobOptions {
+  config: Config;
+  logger: Logger;
+  now: () => Date;
+  signal: AbortSignal;
+  triggers: readonly string[];
+  busyTimeoutMs: number;
+}
+
+export interface JobOutcome {
+  job: string;
+  /** This run's id in the logs. */
+  runId: string;
+  triggers: readonly string[];
+  status: JobStatus;
+  result?: JobResult;
+  error?: unknown;
+  /** The job failed because another process held the database. */
+  busy: boolean;
+  startedAt: Date;
+  seconds: number;
+}
+
+export async function runJob(job: JobDefinition, options: RunJobOptions): Promise<JobOutcome> {
+  const runId = randomUUID().slice(0, 8);
+  const logger = options.logger.child({ run_id: runId, job: job.name });
+  const startedAt = options.now();
+  const started = Date.now();
+  const seconds = () => Math.round((Date.now() - started) / 10) / 100;
+  logger.info({ triggers: options.triggers }, 'job started');
+  try {
+    const result = await job.run({
+      config: options.config, logger, now: options.now, signal: options.signal,
+      triggers: options.triggers, busyTimeoutMs: options.busyTimeoutMs,
+    });
+    const line = {
+      status: result.status, seconds: seconds(), rates_changed: result.ratesChanged,
+      ...(result.ingestRunId === undefined ? {} : { ingest_run_id: result.ingestRunId }),
+      ...(result.message === undefined ? {} : { message: result.message }),
+      ...result.details,
+    };
+    if (result.status === 'ok' || result.status === 'skipped') logger.info(line, `job ${result.status}`);
+    else logger.warn(line, `job ${result.status}`);
+    return { job: job.name, runId, triggers: options.triggers, status: result.status, result, busy: false, startedAt, seconds: seconds() };
+  } catch (error) {
+    const busy = error instanceof DatabaseBusyError;
+    const err = { name: (error as Error)?.name, code: (error as { code?: string })?.code, message: (error as Error)?.message ?? String(error) };
+    const status: JobStatus = options.signal.aborted ? 'interrupted' : 'failed';
+    if (busy) logger.warn({ err, seconds: seconds() }, 'job failed: the database is busy');
+    else logger.error({ err, seconds: seconds() }, `job ${status}`);
+    return { job: job.name, runId, triggers: options.triggers, status, error, busy, startedAt, seconds: seconds() };
+  }
+}

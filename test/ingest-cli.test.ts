@@ -1,0 +1,155 @@
+// `tariffs ingest` as cron runs it: killed with SIGKILL at several points and re-run (identical to
+// a clean run), two at once (one exits 75 and writes nothing), a bad record (that tariff fails,
+// the others are stored, exit 1), SIGTERM (stops cleanly, non-zero), and `tariffs sql` output.
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
+import { CLI, runCli } from './helpers/runCli.js';
+import { ingest, query, ratesFingerprint, tempDir } from './helpers/warehouseTools.js';
+
+const A = 'E-1R-AGILE-18-02-21-A';
+const J = 'E-1R-AGILE-18-02-21-J';
+const VAR = 'E-1R-VAR-17-01-11-A';
+const FROM = '2017-01-01';
+
+let sandbox: Sandbox;
+const tmp = tempDir('tariffs-ingest-cli-');
+const clean = tmp.file('clean.duckdb');
+
+function ingestArgs(db: string): string[] {
+  return ['ingest', '--tariff', A, '--tariff', J, '--tariff', VAR, '--from', FROM, '--db', db, '--base-url', sandbox.baseUrl, '--format', 'json'];
+}
+
+/** Starts `tariffs ingest`, sends `signal` after `afterMs`, resolves with its exit. */
+function ingestAndSignal(db: string, afterMs: number, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...ingestArgs(db)], { env: { ...process.env, TARIFFS_LOG_LEVEL: 'warn' } });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout.resume();
+    const timer = setTimeout(() => child.kill(signal), afterMs);
+    child.on('error', reject);
+    child.on('close', (code, sig) => {
+      clearTimeout(timer);
+      resolve({ code, signal: sig, stderr });
+    });
+  });
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  await ingest(clean, sandbox.baseUrl, { tariffs: [A, J, VAR], from: new Date('2017-01-01T00:00:00Z') });
+});
+afterAll(async () => {
+  await sandbox.close();
+  tmp.remove();
+});
+
+describe('tariffs ingest, interrupted', () => {
+  it('SIGKILL at several points, then a re-run: identical to one clean run', async () => {
+    const db = tmp.file('killed.duckdb');
+    sandbox.setLatency(4); // a backfill of ~110 pages then takes a couple of seconds
+    const killed: (number | null)[] = [];
+    try {
+      for (const afterMs of [350, 700, 1000, 1300, 1700]) {
+        const run = await ingestAndSignal(db, afterMs, 'SIGKILL');
+        killed.push(run.signal === 'SIGKILL' ? afterMs : null);
+      }
+    } finally {
+      sandbox.setLatency(0);
+    }
+    expect(killed.filter((k) => k !== null).length).toBeGreaterThanOrEqual(3); // most runs were really killed
+    const rerun = await runCli(ingestArgs(db));
+    expect(rerun.code).toBe(0);
+    expect(await ratesFingerprint(db)).toEqual(await ratesFingerprint(clean));
+    // the killed runs are recorded as interrupted, not left 'running'
+    const runs = await query(db, `SELECT status, count(*) AS n FROM ingest_runs GROUP BY 1 ORDER BY 1`);
+    expect(runs.find((r) => r.status === 'running')).toBeUndefined();
+    expect(runs.find((r) => r.status === 'ok')?.n).toBeGreaterThanOrEqual(1);
+  });
+
+  it('SIGTERM finishes the current write, exits non-zero with a message, and leaves a consistent file', async () => {
+    const db = tmp.file('sigterm.duckdb');
+    sandbox.setLatency(4);
+    let run;
+    try {
+      run = await ingestAndSignal(db, 900, 'SIGTERM');
+    } finally {
+      sandbox.setLatency(0);
+    }
+    expect(run.code).toBe(143);
+    expect(run.stderr).toMatch(/SIGTERM/);
+    expect(await query(db, `SELECT valid_from FROM unit_rates GROUP BY tariff_code, rate_type, valid_from, payment_method HAVING count(*) > 1`)).toEqual([]);
+    expect(await query(db, `SELECT status FROM ingest_runs`)).toEqual([{ status: 'interrupted' }]);
+    // and a re-run completes it
+    expect((await runCli(ingestArgs(db))).code).toBe(0);
+    expect(await ratesFingerprint(db)).toEqual(await ratesFingerprint(clean));
+  });
+});
+
+describe('tariffs ingest, concurrency and failures', () => {
+  it('two at once: one completes, the other exits 75 naming the file and writes nothing', async () => {
+    const db = tmp.file('concurrent.duckdb');
+    sandbox.setLatency(3);
+    try {
+      const first = runCli(ingestArgs(db));
+      await new Promise((r) => setTimeout(r, 700));
+      const second = await runCli(ingestArgs(db));
+      expect(second.code).toBe(75);
+      expect(second.stderr.trim().split('\n')).toHaveLength(1);
+      expect(second.stderr).toContain(db);
+      expect((await first).code).toBe(0);
+    } finally {
+      sandbox.setLatency(0);
+    }
+    expect(await query(db, 'SELECT count(*) AS runs FROM ingest_runs')).toEqual([{ runs: 1 }]);
+  });
+
+  it('an invalid record fails that tariff only, naming tariff, URL, record index and field; exit 1', async () => {
+    const db = tmp.file('invalid.duckdb');
+    sandbox.setFaults(['invalid-record:path=-J/,index=3,field=value_inc_vat,value=abc']);
+    let result;
+    try {
+      result = await runCli(ingestArgs(db));
+    } finally {
+      sandbox.setFaults([]);
+    }
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(J);
+    expect(result.stderr).toMatch(/standard-unit-rates\/\?period_from=.*record 3: field 'value_inc_vat'/);
+    const stored = await query(db, 'SELECT tariff_code, count(*) AS n FROM unit_rates GROUP BY 1 ORDER BY 1');
+    expect(stored.map((r) => r.tariff_code)).toEqual([A, VAR]);
+    const summary = JSON.parse(result.stdout)[0];
+    expect(summary).toMatchObject({ status: 'partial', tariffs: 3, tariffs_failed: 1 });
+  });
+
+  it('bad usage exits 2 naming the flag', async () => {
+    const result = await runCli(['ingest', '--tariff', 'AGILE', '--db', tmp.file('x.duckdb')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--tariff: 'AGILE' is not a tariff code/);
+    const badFrom = await runCli(['ingest', '--tariff', A, '--from', 'soon', '--db', tmp.file('x.duckdb')]);
+    expect(badFrom.code).toBe(2);
+    expect(badFrom.stderr).toMatch(/--from/);
+  });
+});
+
+describe('tariffs sql', () => {
+  it('JSON: an array of row objects, instants as ISO UTC, numbers (counts too) as numbers', async () => {
+    const result = await runCli(['sql', '--db', clean, '--format', 'json',
+      `SELECT tariff_code, count(*) AS slots, min(slot_start) AS first, min(local_date) AS first_day, avg(value_inc_vat) AS mean
+       FROM rate_slots WHERE tariff_code = '${J}' GROUP BY 1`]);
+    expect(result.code).toBe(0);
+    const rows = JSON.parse(result.stdout);
+    expect(rows).toEqual([{ tariff_code: J, slots: 76604, first: '2020-01-01T00:00:00Z', first_day: '2020-01-01', mean: expect.any(Number) }]);
+  });
+
+  it('CSV and table output, and a write is refused (read-only)', async () => {
+    const csv = await runCli(['sql', '--db', clean, '--format', 'csv', `SELECT 'a,b' AS x, 1 AS n`]);
+    expect(csv.stdout).toBe('x,n\n"a,b",1\n');
+    const table = await runCli(['sql', '--db', clean, '--format', 'table', `SELECT 1 AS n`]);
+    expect(table.stdout).toContain('1 row');
+    const write = await runCli(['sql', '--db', clean, 'DELETE FROM unit_rates']);
+    expect(write.code).toBe(1);
+    expect(write.stderr).toMatch(/read-only/i);
+  });
+});

@@ -1,0 +1,161 @@
+// The warehouse against the sandbox: a whole real Agile series backfilled, idempotent re-runs,
+// faults that change nothing, local days of 46/48/50 half-hours, revisions, accounts, and the
+// data tests (queries that must return zero rows).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
+import { ingest, query, ratesFingerprint, tempDir } from './helpers/warehouseTools.js';
+import { runCli } from './helpers/runCli.js';
+
+const A = 'E-1R-AGILE-18-02-21-A';
+const J = 'E-1R-AGILE-18-02-21-J';
+const VAR = 'E-1R-VAR-17-01-11-A';
+const SERIES_FROM = new Date('2017-01-01T00:00:00Z');
+
+let sandbox: Sandbox;
+const tmp = tempDir('tariffs-warehouse-');
+const clean = tmp.file('clean.duckdb');
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  await ingest(clean, sandbox.baseUrl, { tariffs: [A, J, VAR], from: SERIES_FROM });
+});
+afterAll(async () => {
+  await sandbox.close();
+  tmp.remove();
+});
+
+describe('backfill', () => {
+  it("stores each region's whole Agile series, one row per half-hour", async () => {
+    const counts = await query(clean, `SELECT tariff_code, count(*) AS n, min(valid_from) AS first, max(valid_from) AS last
+      FROM unit_rates GROUP BY 1 ORDER BY 1`);
+    const byCode = Object.fromEntries(counts.map((r) => [r.tariff_code, r]));
+    const served = Object.fromEntries(sandbox.tariffs().filter((t) => t.kind === 'standard-unit-rates').map((t) => [t.tariffCode, t]));
+    for (const code of [A, J, VAR]) {
+      expect(byCode[code]!.n).toBe(served[code]!.rows);
+    }
+    expect(byCode[A]!.first).toBe('2017-01-01T00:30:00Z');
+    expect(byCode[J]!.last).toBe('2024-05-14T21:30:00Z');
+  });
+
+  it('data tests: no duplicate key, no gap inside a series, no inverted validity', async () => {
+    expect(await query(clean, `SELECT tariff_code, rate_type, valid_from, payment_method, count(*)
+      FROM unit_rates GROUP BY ALL HAVING count(*) > 1`)).toEqual([]);
+    expect(await query(clean, `SELECT * FROM unit_rates WHERE valid_to <= valid_from`)).toEqual([]);
+    expect(await query(clean, `SELECT tariff_code, slot_start, count(*) FROM rate_slots
+      WHERE tariff_code IN ('${A}', '${J}') GROUP BY ALL HAVING count(*) > 1`)).toEqual([]);
+    // every local day strictly inside each series has exactly its number of half-hours
+    const wrongDays = await query(clean, `WITH per_day AS (
+        SELECT tariff_code, local_date, count(*) AS slots,
+               min(settlement_period) AS first_sp, max(settlement_period) AS last_sp
+        FROM rate_slots WHERE tariff_code IN ('${A}', '${J}') GROUP BY ALL),
+      inner_days AS (
+        SELECT p.*, d.slots AS expected FROM per_day p JOIN london_days d USING (local_date)
+        WHERE p.local_date > (SELECT min(local_date) FROM per_day q WHERE q.tariff_code = p.tariff_code)
+          AND p.local_date < (SELECT max(local_date) FROM per_day q WHERE q.tariff_code = p.tariff_code))
+      SELECT * FROM inner_days WHERE slots <> expected OR first_sp <> 1 OR last_sp <> expected`);
+    expect(wrongDays).toEqual([]);
+  });
+
+  it('clock-change days have 46 and 50 half-hours, numbered without gaps', async () => {
+    const days = await query(clean, `SELECT local_date, count(*) AS slots, max(settlement_period) AS last_sp,
+        count(DISTINCT settlement_period) AS distinct_sp
+      FROM rate_slots WHERE tariff_code = '${J}'
+        AND local_date IN ('2020-03-29', '2020-10-25', '2024-03-31', '2023-10-29', '2023-06-01')
+      GROUP BY 1 ORDER BY 1`);
+    expect(days).toEqual([
+      { local_date: '2020-03-29', slots: 46, last_sp: 46, distinct_sp: 46 },
+      { local_date: '2020-10-25', slots: 50, last_sp: 50, distinct_sp: 50 },
+      { local_date: '2023-06-01', slots: 48, last_sp: 48, distinct_sp: 48 },
+      { local_date: '2023-10-29', slots: 50, last_sp: 50, distinct_sp: 50 },
+      { local_date: '2024-03-31', slots: 46, last_sp: 46, distinct_sp: 46 },
+    ]);
+    // 2020-10-25: the repeated 01:00 and 01:30 wall times are periods 3,4 (BST) and 5,6 (GMT), all negative in region A
+    const repeated = await query(clean, `SELECT settlement_period, strftime(local_start, '%H:%M') AS wall, utc_offset_minutes,
+        value_inc_vat < 0 AS negative
+      FROM rate_slots WHERE tariff_code = '${A}' AND local_date = '2020-10-25' AND settlement_period BETWEEN 3 AND 6
+      ORDER BY settlement_period`);
+    expect(repeated).toEqual([
+      { settlement_period: 3, wall: '01:00', utc_offset_minutes: 60, negative: true },
+      { settlement_period: 4, wall: '01:30', utc_offset_minutes: 60, negative: true },
+      { settlement_period: 5, wall: '01:00', utc_offset_minutes: 0, negative: true },
+      { settlement_period: 6, wall: '01:30', utc_offset_minutes: 0, negative: true },
+    ]);
+  });
+
+  it('expands long rates to half-hours up to a bounded horizon', async () => {
+    const rows = await query(clean, `SELECT count(*) AS n, min(slot_start) AS first, max(slot_start) AS last,
+        count(DISTINCT value_inc_vat) AS prices
+      FROM rate_slots WHERE tariff_code = '${VAR}'`);
+    expect(rows[0]!.first).toBe('2017-01-11T10:00:00Z');
+    expect(Date.parse(rows[0]!.last as string)).toBeLessThan(Date.now() + 4 * 86_400_000);
+    expect(Date.parse(rows[0]!.last as string)).toBeGreaterThan(Date.now());
+    expect(rows[0]!.prices).toBe(6);
+  });
+});
+
+describe('idempotence and incrementality', () => {
+  it('a second run inserts and updates nothing, with one request per tariff', async () => {
+    const summary = await ingest(clean, sandbox.baseUrl, { tariffs: [A, J, VAR], noProducts: true });
+    expect(summary).toMatchObject({ status: 'ok', inserted: 0, updated: 0 });
+    expect(summary.unchanged).toBeGreaterThan(0); // the look-back re-read
+    expect(summary.requests).toBe(3);
+  });
+
+  it('the same backfill with faults on gives an identical unit_rates', async () => {
+    const db = tmp.file('faulty.duckdb');
+    // Bounded in number (times=) so that no request can be unlucky enough to exhaust its attempts.
+    sandbox.setFaults(['503:every=4,times=8', 'reset:every=7,times=5', '429:retry_after=0,every=9,times=4',
+      'truncate:every=11,times=4', 'stall-body:every=13,times=2']);
+    try {
+      const summary = await ingest(db, sandbox.baseUrl, { tariffs: [A, J, VAR], from: SERIES_FROM }, {},
+        { retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 10 }, timeouts: { bodyMs: 300 } });
+      expect(summary.errors).toEqual([]);
+      expect(summary.status).toBe('ok');
+      expect(summary.requests - summary.pages).toBeGreaterThanOrEqual(20); // the faults did happen
+    } finally {
+      sandbox.setFaults([]);
+    }
+    expect(await ratesFingerprint(db)).toEqual(await ratesFingerprint(clean));
+  });
+
+  it('keeps the old price in unit_rate_revisions when a re-fetch changes it', async () => {
+    const db = tmp.file('revised.duckdb');
+    const code = 'E-1R-REVISED-24-01-01-A';
+    const slot = (i: number, price: number) => ({
+      valid_from: new Date(Date.UTC(2024, 0, 1) + i * 1800_000).toISOString().replace('.000Z', 'Z'),
+      valid_to: new Date(Date.UTC(2024, 0, 1) + (i + 1) * 1800_000).toISOString().replace('.000Z', 'Z'),
+      value_exc_vat: price, value_inc_vat: price * 1.05, payment_method: null,
+    });
+    sandbox.addTariff({ tariffCode: code, rates: Array.from({ length: 96 }, (_, i) => slot(i, 10 + i)) });
+    await ingest(db, sandbox.baseUrl, { tariffs: [code], from: new Date('2024-01-01T00:00:00Z'), noProducts: true });
+    sandbox.addTariff({ tariffCode: code, rates: [slot(95, 99)] });
+    const summary = await ingest(db, sandbox.baseUrl, { tariffs: [code], noProducts: true });
+    expect(summary).toMatchObject({ inserted: 0, updated: 1 });
+    const revisions = await query(db, 'SELECT valid_from, old_value_exc_vat, new_value_exc_vat, run_id FROM unit_rate_revisions');
+    expect(revisions).toEqual([{ valid_from: '2024-01-02T23:30:00Z', old_value_exc_vat: 105, new_value_exc_vat: 99, run_id: summary.run_id }]);
+  });
+});
+
+describe('accounts', () => {
+  it("ingests the agreements' tariffs over their own periods with the sandbox key", async () => {
+    const db = tmp.file('account.duckdb');
+    const result = await runCli(['ingest', '--account', SANDBOX_ACCOUNT, '--db', db, '--base-url', sandbox.baseUrl, '--no-products', '--format', 'json'],
+      { env: { TARIFFS_API_KEY: SANDBOX_API_KEY } });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const rows = await query(db, `SELECT tariff_code, min(valid_from) AS first, max(valid_from) AS last FROM unit_rates
+      WHERE tariff_code = '${A}' GROUP BY 1`);
+    // the sandbox account's Agile agreement runs 2019-01-01 → 2020-01-01
+    expect(rows).toEqual([{ tariff_code: A, first: '2019-01-01T00:00:00Z', last: '2019-12-31T23:30:00Z' }]);
+    expect(result.stdout).not.toContain(SANDBOX_API_KEY);
+  });
+
+  it('a wrong key fails with a clear auth error and exit 1', async () => {
+    const db = tmp.file('account-wrong.duckdb');
+    const result = await runCli(['ingest', '--account', SANDBOX_ACCOUNT, '--db', db, '--base-url', sandbox.baseUrl, '--no-products'],
+      { env: { TARIFFS_API_KEY: 'sk_live_wrong_key_0000' } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/401 unauthorised: the API key was not accepted/);
+    expect(result.stderr).not.toContain('sk_live_wrong_key_0000');
+  });
+});
