@@ -110,7 +110,8 @@ CREATE TABLE ingest_cursors (
     rate_kind       VARCHAR NOT NULL,     -- standard, day, night, standing_charge
     fetched_from    TIMESTAMPTZ NOT NULL, -- start of the stored window
     fetched_until   TIMESTAMPTZ NOT NULL, -- end of the stored window (exclusive)
-    latest_valid_from TIMESTAMPTZ,        -- newest rate seen
+    latest_valid_from TIMESTAMPTZ,        -- newest rate stored
+    earliest_valid_from TIMESTAMPTZ,      -- oldest rate stored (with latest: where stored rows can be)
     run_id          BIGINT NOT NULL,
     updated_at      TIMESTAMPTZ NOT NULL,
     PRIMARY KEY (tariff_code, rate_kind)

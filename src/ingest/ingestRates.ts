@@ -14,6 +14,8 @@ import type { IngestTarget } from './resolveTargets.js';
 const HALF_HOUR_MS = 30 * 60_000;
 /** 12 pages of 1500 half-hours: a full chunk of a half-hourly tariff is exactly 12 requests. */
 export const DEFAULT_CHUNK_SLOTS = 18_000;
+/** Fetched batches waiting for the writer, at most (bounds memory). */
+const MAX_QUEUED = 2;
 
 export interface Progress {
   /** Records announced by a first page's `count`. */
@@ -63,9 +65,9 @@ interface Chunk {
   kind: RateKind;
   from: Date;
   to: Date | undefined;
-  /** Resolves when the previous chunk of the same tariff and kind is committed (or dropped). */
+  /** Resolves when the previous chunk of the same tariff and kind is queued for writing (or dropped). */
   previous: Promise<void>;
-  committed: () => void;
+  enqueued: () => void;
   done: Promise<void>;
 }
 
@@ -85,38 +87,61 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   }]));
   const chunks = await planAll(options, now());
   const failed = new Set<string>();
+  const fail = (chunk: Chunk, error: unknown) => {
+    const outcome = outcomes.get(chunk.target.tariffCode)!;
+    failed.add(chunk.target.tariffCode);
+    outcome.ok = false;
+    outcome.error ??= `${chunk.target.tariffCode}: ${(error as Error).message}`;
+    outcome.errorCode ??= (error as { code?: string }).code;
+    logger.error({ tariff: chunk.target.tariffCode, kind: chunk.kind, err: summarise(error) }, 'tariff failed');
+  };
+  // One connection writes, one batch at a time, in the order batches are queued. Workers queue a
+  // chunk only once the previous chunk of its tariff is queued, so each tariff commits in order;
+  // they then go on fetching while writes proceed, with at most MAX_QUEUED batches waiting.
   let writes: Promise<unknown> = Promise.resolve();
-  const serialize = <T>(fn: () => Promise<T>): Promise<T> => {
-    const result = writes.then(fn);
-    writes = result.catch(() => undefined);
-    return result;
+  const queued = new Set<Promise<unknown>>();
+  const write = (chunk: Chunk, rates: UnitRate[]): Promise<unknown> => {
+    const done = writes.then(async () => {
+      if (failed.has(chunk.target.tariffCode) || options.signal?.aborted) return;
+      const started = performance.now();
+      try {
+        const counts = await writeRateBatch(warehouse, {
+          tariffCode: chunk.target.tariffCode, kind: chunk.kind, runId: options.runId, rates,
+          window: { from: chunk.from, until: chunk.to ?? endOfLatest(rates, chunk.from) },
+        });
+        const outcome = outcomes.get(chunk.target.tariffCode)!;
+        outcome.inserted += counts.inserted;
+        outcome.updated += counts.updated;
+        outcome.unchanged += counts.unchanged;
+        outcome.chunks++;
+        logger.debug({ tariff: chunk.target.tariffCode, kind: chunk.kind, rows: rates.length, ms: Math.round(performance.now() - started) }, 'batch written');
+      } catch (error) {
+        fail(chunk, error);
+      }
+    });
+    writes = done;
+    return done;
   };
 
   const runChunk = async (chunk: Chunk): Promise<void> => {
-    const outcome = outcomes.get(chunk.target.tariffCode)!;
     try {
       if (failed.has(chunk.target.tariffCode) || options.signal?.aborted) return;
-      const rates = await fetchChunk(client, chunk, options, outcome);
+      let rates: UnitRate[];
+      try {
+        rates = await fetchChunk(client, chunk, options, outcomes.get(chunk.target.tariffCode)!);
+      } catch (error) {
+        if (!isAbort(error, options.signal)) fail(chunk, error);
+        return;
+      }
       await chunk.previous;
       if (failed.has(chunk.target.tariffCode) || options.signal?.aborted) return;
-      const counts = await serialize(() => writeRateBatch(warehouse, {
-        tariffCode: chunk.target.tariffCode, kind: chunk.kind, runId: options.runId, rates,
-        window: { from: chunk.from, until: chunk.to ?? endOfLatest(rates, chunk.from) },
-      }));
-      outcome.inserted += counts.inserted;
-      outcome.updated += counts.updated;
-      outcome.unchanged += counts.unchanged;
-      outcome.chunks++;
-    } catch (error) {
-      if (isAbort(error, options.signal)) return;
-      failed.add(chunk.target.tariffCode);
-      outcome.ok = false;
-      outcome.error ??= `${chunk.target.tariffCode}: ${(error as Error).message}`;
-      outcome.errorCode ??= (error as { code?: string }).code;
-      logger.error({ tariff: chunk.target.tariffCode, kind: chunk.kind, err: summarise(error) }, 'tariff failed');
+      const done = write(chunk, rates);
+      queued.add(done);
+      void done.finally(() => queued.delete(done));
     } finally {
-      chunk.committed();
+      chunk.enqueued();
     }
+    while (queued.size >= MAX_QUEUED) await Promise.race(queued);
   };
 
   await runPool(chunks, Math.max(1, options.concurrency), runChunk);
@@ -184,14 +209,15 @@ async function planAll(options: IngestRatesOptions, now: Date): Promise<Chunk[]>
       }
       // A backfill is cut into chunks so a killed run resumes where it stopped; an incremental
       // run (cursor, no --from) is one open request that also covers what the cursor knows.
-      const spans = cursor && options.from === undefined && to === undefined
-        ? [{ from, to: undefined }]
+      // Standing charges are a handful of rows over years: always one request.
+      const spans = (cursor && options.from === undefined && to === undefined) || kind === 'standing_charge'
+        ? [{ from, to }]
         : splitWindow(from, to, chunkMs, now);
       let previous: Promise<void> = Promise.resolve();
       for (const span of spans) {
-        let committed!: () => void;
-        const done = new Promise<void>((resolve) => (committed = resolve));
-        out.push({ target, kind, from: span.from, to: span.to, previous, committed, done });
+        let enqueued!: () => void;
+        const done = new Promise<void>((resolve) => (enqueued = resolve));
+        out.push({ target, kind, from: span.from, to: span.to, previous, enqueued, done });
         previous = done;
       }
     }

@@ -78,16 +78,28 @@ async function mergeStaged(warehouse: Warehouse, batch: RateBatch): Promise<Writ
     ), deduped AS (
         SELECT * FROM typed
         QUALIFY row_number() OVER (PARTITION BY valid_from, coalesce(payment_method, '') ORDER BY seq DESC) = 1
+    ), localised AS (
+        SELECT *, timezone('Europe/London', valid_from) AS local_start FROM deduped
     )
     SELECT d.valid_from, d.valid_to, d.value_exc_vat, d.value_inc_vat, d.payment_method,
            coalesce(d.payment_method, '') AS pm_key,
-           CAST(l.local_start AS DATE) AS local_date, l.local_start,
-           CAST(epoch(l.local_start - timezone('UTC', d.valid_from)) / 60 AS SMALLINT) AS utc_offset_minutes,
+           ld.local_date, d.local_start,
+           CAST((epoch(d.local_start) - epoch(d.valid_from)) / 60 AS SMALLINT) AS utc_offset_minutes,
            CAST(epoch(d.valid_from - ld.day_start) / 1800 + 1 AS SMALLINT) AS settlement_period
-    FROM deduped AS d
-    CROSS JOIN LATERAL (SELECT timezone('Europe/London', d.valid_from) AS local_start) AS l
-    JOIN london_days AS ld ON ld.local_date = CAST(l.local_start AS DATE)`);
-  const bounds = (await warehouse.one('SELECT min(valid_from) AS lo, max(valid_from) AS hi, count(*) AS n FROM stage_batch'))!;
+    FROM localised AS d
+    JOIN london_days AS ld ON ld.local_date = CAST(d.local_start AS DATE)`);
+  const bounds = (await warehouse.one(`SELECT min(s.valid_from) AS lo, max(s.valid_from) AS hi, count(*) AS n,
+        -- can this batch meet stored rows? only inside the stored span the cursor records
+        coalesce(bool_or(s.valid_from BETWEEN c.earliest_valid_from AND c.latest_valid_from), false) AS overlaps
+      FROM stage_batch AS s
+      LEFT JOIN ingest_cursors AS c ON c.tariff_code = $tariff AND c.rate_kind = $kind`,
+  { tariff: batch.tariffCode, kind: batch.kind }))!;
+  const total = Number(bounds.n);
+  if (!bounds.overlaps) {
+    // A batch beyond everything stored (a backfill's usual case): nothing to compare, insert it all.
+    await warehouse.run(`INSERT INTO ${table} SELECT ${insertColumns(unit)} FROM stage_batch AS s`, params);
+    return { inserted: total, updated: 0, unchanged: 0 };
+  }
   const span = { ...params, lo: bounds.lo as string, hi: bounds.hi as string };
   // The stored rows this batch may touch, found once (the time bounds let DuckDB skip row groups).
   await warehouse.run(`CREATE OR REPLACE TEMP TABLE stage_changes AS
@@ -113,12 +125,8 @@ async function mergeStaged(warehouse: Warehouse, batch: RateBatch): Promise<Writ
       WHERE u.tariff_code = $tariff ${typeMatch} AND u.valid_from = c.valid_from
         AND coalesce(u.payment_method, '') = c.pm_key`, params);
   }
-  const insertColumns = unit
-    ? `$tariff, $rate_type, s.valid_from, s.valid_to, s.value_exc_vat, s.value_inc_vat, s.payment_method,
-       s.local_date, $run, s.local_start, s.utc_offset_minutes, s.settlement_period`
-    : `$tariff, s.valid_from, s.valid_to, s.value_exc_vat, s.value_inc_vat, s.payment_method, s.local_date, $run`;
   const inserted = await warehouse.reader(`INSERT INTO ${table}
-    SELECT ${insertColumns}
+    SELECT ${insertColumns(unit)}
     FROM stage_batch AS s
     WHERE NOT EXISTS (
         SELECT 1 FROM ${table} AS u
@@ -126,16 +134,28 @@ async function mergeStaged(warehouse: Warehouse, batch: RateBatch): Promise<Writ
           AND coalesce(u.payment_method, '') = s.pm_key
           AND u.valid_from BETWEEN CAST($lo AS TIMESTAMPTZ) AND CAST($hi AS TIMESTAMPTZ))`, span);
   const insertedCount = Number(inserted.getRowsJS()[0]?.[0] ?? 0);
-  const total = Number(bounds.n);
   return { inserted: insertedCount, updated, unchanged: total - insertedCount - updated };
 }
 
+function insertColumns(unit: boolean): string {
+  return unit
+    ? `$tariff, $rate_type, s.valid_from, s.valid_to, s.value_exc_vat, s.value_inc_vat, s.payment_method,
+       s.local_date, $run, s.local_start, s.utc_offset_minutes, s.settlement_period`
+    : `$tariff, s.valid_from, s.valid_to, s.value_exc_vat, s.value_inc_vat, s.payment_method, s.local_date, $run`;
+}
+
 async function moveCursor(warehouse: Warehouse, batch: RateBatch): Promise<void> {
-  const latest = batch.rates.reduce<string | undefined>(
-    (max, r) => (max === undefined || Date.parse(r.valid_from) > Date.parse(max) ? r.valid_from : max), undefined);
+  let earliest: number | undefined;
+  let latest: number | undefined;
+  for (const r of batch.rates) {
+    const t = Date.parse(r.valid_from);
+    if (earliest === undefined || t < earliest) earliest = t;
+    if (latest === undefined || t > latest) latest = t;
+  }
+  const iso = (t: number | undefined) => (t === undefined ? null : new Date(t).toISOString());
   await warehouse.run(`INSERT INTO ingest_cursors AS c
       VALUES ($tariff, $kind, CAST($from AS TIMESTAMPTZ), CAST($until AS TIMESTAMPTZ),
-              CAST($latest AS TIMESTAMPTZ), $run, now())
+              CAST($latest AS TIMESTAMPTZ), CAST($earliest AS TIMESTAMPTZ), $run, now())
     ON CONFLICT (tariff_code, rate_kind) DO UPDATE SET
       fetched_from = least(c.fetched_from, excluded.fetched_from),
       -- only a window that starts inside what is stored extends it (no gaps hidden behind the cursor)
@@ -144,9 +164,12 @@ async function moveCursor(warehouse: Warehouse, batch: RateBatch): Promise<void>
       latest_valid_from = CASE WHEN c.latest_valid_from IS NULL THEN excluded.latest_valid_from
                                WHEN excluded.latest_valid_from IS NULL THEN c.latest_valid_from
                                ELSE greatest(c.latest_valid_from, excluded.latest_valid_from) END,
+      earliest_valid_from = CASE WHEN c.earliest_valid_from IS NULL THEN excluded.earliest_valid_from
+                               WHEN excluded.earliest_valid_from IS NULL THEN c.earliest_valid_from
+                               ELSE least(c.earliest_valid_from, excluded.earliest_valid_from) END,
       run_id = excluded.run_id,
       updated_at = excluded.updated_at`, {
     tariff: batch.tariffCode, kind: batch.kind, from: batch.window.from.toISOString(),
-    until: batch.window.until.toISOString(), latest: latest ?? null, run: batch.runId,
+    until: batch.window.until.toISOString(), latest: iso(latest), earliest: iso(earliest), run: batch.runId,
   });
 }
