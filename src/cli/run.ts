@@ -9,6 +9,7 @@ export interface GlobalFlags {
 export function exitCodeFor(error: unknown): number {
   if (error instanceof DatabaseBusyError) return EXIT.BUSY;
   if (error instanceof UsageError) return EXIT.USAGE;
+  if (error instanceof TariffsError && error.code === 'BASE_URL') return EXIT.USAGE; // a bad --base-url
   return EXIT.FAILURE;
 }
 

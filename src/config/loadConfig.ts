@@ -41,6 +41,8 @@ export interface Config {
   /** Secrets: never logged, never written. */
   apiKey?: string;
   token?: string;
+  /** With an API key: 'basic' auth (default) or a 'token' obtained through obtainKrakenToken. */
+  authMode: 'basic' | 'token';
   tariffs: string[];
   products: { code: string; regions: string[] }[];
   accounts: string[];
@@ -74,6 +76,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     db: overrides.db ?? env.TARIFFS_DB ?? fileValues.db ?? DEFAULT_DB,
     baseUrl: overrides.baseUrl ?? env.TARIFFS_BASE_URL ?? fileValues.base_url ?? DEFAULT_BASE_URL,
     logLevel,
+    authMode: parseAuthMode(env.TARIFFS_AUTH),
     tariffs: fileValues.tariffs ?? [],
     products: fileValues.products ?? [],
     accounts: fileValues.accounts ?? [],
@@ -92,6 +95,12 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
   const token = nonEmpty(env.TARIFFS_TOKEN);
   if (token) config.token = token;
   return config;
+}
+
+function parseAuthMode(value: string | undefined): 'basic' | 'token' {
+  if (value === undefined || value === '' || value === 'basic') return 'basic';
+  if (value === 'token') return 'token';
+  throw new UsageError(`TARIFFS_AUTH: '${value}' is not one of basic, token`);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

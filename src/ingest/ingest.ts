@@ -4,6 +4,7 @@
 import type { Logger } from 'pino';
 import { OctopusClient } from '../api/OctopusClient.js';
 import { credentialsFrom, type AuthMode } from '../api/credentials.js';
+import { normaliseBaseUrl } from '../api/urls.js';
 import type { HttpClientOptions } from '../api/HttpClient.js';
 import type { Config } from '../config/loadConfig.js';
 import { UsageError } from '../errors.js';
@@ -73,7 +74,7 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
   }
   const client = new OctopusClient({
     baseUrl: config.baseUrl,
-    credentials: credentialsFrom(config, new URL(config.baseUrl.endsWith('/') ? config.baseUrl : `${config.baseUrl}/`), context.authMode),
+    credentials: credentialsFrom(config, normaliseBaseUrl(config.baseUrl), context.authMode ?? config.authMode),
     logger: context.logger,
     connections: config.concurrency,
     ...context.http,
