@@ -1,11 +1,14 @@
-// Fetches each tracked tariff's rates and stores them. A tariff's window — from its cursor minus a
-// short look-back (incremental), or a default start for a tariff never seen — is cut into chunks
-// of whole pages, oldest first. Chunks of all tariffs are fetched by a bounded pool of workers;
-// each tariff's chunks are committed in order, one transaction each with its cursor, so a run
-// killed at any moment resumes without gaps. A tariff that fails stops at its last good chunk;
-// the others carry on.
+// Fetches each tracked tariff's rates and stores them. Each tariff and rate kind is a stream over
+// a window — from its cursor minus a short look-back (incremental), or a default start for a
+// tariff never seen. A stream starts with one open request (a probe): pages come newest first, so
+// its first page holds the newest rates and says how many there are. Older data, if any, is then
+// cut into chunks of whole pages over the range it really covers, fetched by a bounded pool of
+// workers and committed oldest first, one transaction per chunk with the tariff's cursor, the
+// probe's page last. A run killed at any moment resumes without gaps; a tariff that fails stops
+// at its last good chunk while the others carry on.
 import type { Logger } from 'pino';
 import type { OctopusClient } from '../api/OctopusClient.js';
+import type { Page } from '../api/paginate.js';
 import type { UnitRate } from '../api/schemas.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { prepareStaging, writeRateBatch, type RateKind, type WriteCounts } from '../store/writeRates.js';
@@ -60,16 +63,27 @@ export interface IngestRatesResult extends WriteCounts {
   interrupted: boolean;
 }
 
-interface Chunk {
+interface Stream {
   target: IngestTarget;
   kind: RateKind;
   from: Date;
   to: Date | undefined;
-  /** Resolves when the previous chunk of the same tariff and kind is queued for writing (or dropped). */
+}
+
+/** A window of one stream, fetched (or, for a probe's page, already fetched) and written. */
+interface Chunk {
+  stream: Stream;
+  target: IngestTarget;
+  kind: RateKind;
+  from: Date;
+  to: Date | undefined;
+  /** Resolves when the previous chunk of the same stream is queued for writing (or dropped). */
   previous: Promise<void>;
   enqueued: () => void;
   done: Promise<void>;
 }
+
+type WorkItem = { type: 'probe'; stream: Stream } | { type: 'chunk'; chunk: Chunk };
 
 interface Cursor {
   fetched_until: string;
@@ -85,66 +99,140 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   const outcomes = new Map<string, TariffOutcome>(targets.map((t) => [t.tariffCode, {
     tariffCode: t.tariffCode, ok: true, inserted: 0, updated: 0, unchanged: 0, pages: 0, chunks: 0,
   }]));
-  const chunks = await planAll(options, now());
+  const outcomeOf = (chunk: { target: IngestTarget }) => outcomes.get(chunk.target.tariffCode)!;
+  const chunkMs = (options.chunkSlots ?? DEFAULT_CHUNK_SLOTS) * HALF_HOUR_MS;
   const failed = new Set<string>();
-  const fail = (chunk: Chunk, error: unknown) => {
-    const outcome = outcomes.get(chunk.target.tariffCode)!;
-    failed.add(chunk.target.tariffCode);
+  const stopped = (target: IngestTarget) => failed.has(target.tariffCode) || options.signal?.aborted === true;
+  const fail = (target: IngestTarget, kind: RateKind, error: unknown) => {
+    const outcome = outcomes.get(target.tariffCode)!;
+    failed.add(target.tariffCode);
     outcome.ok = false;
-    outcome.error ??= `${chunk.target.tariffCode}: ${(error as Error).message}`;
+    outcome.error ??= `${target.tariffCode}: ${(error as Error).message}`;
     outcome.errorCode ??= (error as { code?: string }).code;
-    logger.error({ tariff: chunk.target.tariffCode, kind: chunk.kind, err: summarise(error) }, 'tariff failed');
+    logger.error({ tariff: target.tariffCode, kind, err: summarise(error) }, 'tariff failed');
   };
-  // One connection writes, one batch at a time, in the order batches are queued. Workers queue a
-  // chunk only once the previous chunk of its tariff is queued, so each tariff commits in order;
-  // they then go on fetching while writes proceed, with at most MAX_QUEUED batches waiting.
+
+  // One connection writes, one batch at a time, in the order batches are queued. A chunk is
+  // queued only once the previous chunk of its stream is queued, so each stream commits in order;
+  // workers go on fetching while writes proceed, with at most MAX_QUEUED batches waiting.
   let writes: Promise<unknown> = Promise.resolve();
   const queued = new Set<Promise<unknown>>();
-  const write = (chunk: Chunk, rates: UnitRate[]): Promise<unknown> => {
+  const write = (chunk: Chunk, rates: UnitRate[]): void => {
     const done = writes.then(async () => {
-      if (failed.has(chunk.target.tariffCode) || options.signal?.aborted) return;
+      if (stopped(chunk.target)) return;
       const started = performance.now();
       try {
         const counts = await writeRateBatch(warehouse, {
           tariffCode: chunk.target.tariffCode, kind: chunk.kind, runId: options.runId, rates,
           window: { from: chunk.from, until: chunk.to ?? endOfLatest(rates, chunk.from) },
         });
-        const outcome = outcomes.get(chunk.target.tariffCode)!;
+        const outcome = outcomeOf(chunk);
         outcome.inserted += counts.inserted;
         outcome.updated += counts.updated;
         outcome.unchanged += counts.unchanged;
         outcome.chunks++;
         logger.debug({ tariff: chunk.target.tariffCode, kind: chunk.kind, rows: rates.length, ms: Math.round(performance.now() - started) }, 'batch written');
       } catch (error) {
-        fail(chunk, error);
+        fail(chunk.target, chunk.kind, error);
       }
     });
     writes = done;
-    return done;
+    queued.add(done);
+    void done.finally(() => queued.delete(done));
   };
 
-  const runChunk = async (chunk: Chunk): Promise<void> => {
+  const queue: WorkItem[] = (await planStreams(options, now())).map((stream) => ({ type: 'probe', stream }));
+  const tails: Promise<void>[] = [];
+
+  const probe = async (stream: Stream): Promise<void> => {
+    if (stopped(stream.target)) return;
+    const outcome = outcomes.get(stream.target.tariffCode)!;
+    let first: Page<UnitRate> | undefined;
+    const pages = ratePages(client, stream, stream.from, stream.to, options.signal);
+    let rates: UnitRate[] = [];
     try {
-      if (failed.has(chunk.target.tariffCode) || options.signal?.aborted) return;
+      for await (const page of pages) {
+        outcome.pages++;
+        if (!first) options.progress?.expect(page.count);
+        options.progress?.advance(page.records.length);
+        if (!first) {
+          first = page;
+          rates = page.records;
+          // Older pages exist: chunk the range they cover, unless the newest page does not
+          // reach past the window's start (long rates), where following `next` is simpler.
+          if (page.records.length < page.count && oldestStart(page.records) > stream.from.getTime()) break;
+        } else {
+          rates = rates.concat(page.records);
+        }
+      }
+    } catch (error) {
+      if (!isAbort(error, options.signal)) fail(stream.target, stream.kind, error);
+      return;
+    }
+    const spans = first && rates.length < first.count
+      ? splitWindow(stream.from, new Date(oldestStart(rates)), chunkMs, now())
+      : [];
+    const chunks = chainChunks(stream, [...spans, { from: spans.length ? new Date(oldestStart(rates)) : stream.from, to: stream.to }]);
+    const newest = chunks.pop()!;
+    for (const chunk of chunks) queue.push({ type: 'chunk', chunk });
+    wake();
+    // The probe's page holds the newest rates: written after every older chunk.
+    tails.push(newest.previous.then(() => {
+      if (!stopped(stream.target)) write(newest, rates);
+      newest.enqueued();
+    }));
+  };
+
+  const fetchAndWrite = async (chunk: Chunk): Promise<void> => {
+    try {
+      if (stopped(chunk.target)) return;
       let rates: UnitRate[];
       try {
-        rates = await fetchChunk(client, chunk, options, outcomes.get(chunk.target.tariffCode)!);
+        rates = await fetchAll(client, chunk, options, outcomeOf(chunk));
       } catch (error) {
-        if (!isAbort(error, options.signal)) fail(chunk, error);
+        if (!isAbort(error, options.signal)) fail(chunk.target, chunk.kind, error);
         return;
       }
       await chunk.previous;
-      if (failed.has(chunk.target.tariffCode) || options.signal?.aborted) return;
-      const done = write(chunk, rates);
-      queued.add(done);
-      void done.finally(() => queued.delete(done));
+      if (!stopped(chunk.target)) write(chunk, rates);
     } finally {
       chunk.enqueued();
     }
     while (queued.size >= MAX_QUEUED) await Promise.race(queued);
   };
 
-  await runPool(chunks, Math.max(1, options.concurrency), runChunk);
+  // A pool of workers over a queue that probes extend: idle workers wait while probes are out.
+  let probesOut = 0;
+  let wake: () => void = () => undefined;
+  const worker = async (): Promise<void> => {
+    for (;;) {
+      const item = queue.shift();
+      if (item === undefined) {
+        if (probesOut === 0) return;
+        await new Promise<void>((resolve) => {
+          const previous = wake;
+          wake = () => {
+            previous();
+            resolve();
+          };
+        });
+        continue;
+      }
+      if (item.type === 'probe') {
+        probesOut++;
+        try {
+          await probe(item.stream);
+        } finally {
+          probesOut--;
+          wake();
+        }
+      } else {
+        await fetchAndWrite(item.chunk);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  await Promise.all(tails);
   await writes;
 
   const tariffs = [...outcomes.values()];
@@ -160,20 +248,43 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   };
 }
 
-async function fetchChunk(client: OctopusClient, chunk: Chunk, options: IngestRatesOptions, outcome: TariffOutcome): Promise<UnitRate[]> {
-  const { target, kind } = chunk;
-  const period = chunk.to === undefined ? { from: chunk.from } : { from: chunk.from, to: chunk.to };
-  const pages = target.fuel === 'gas'
-    ? client.gasRates(target.productCode, target.tariffCode, kind === 'standing_charge' ? 'standing-charges' : 'standard-unit-rates', period, { signal: options.signal })
-    : client.electricityRates(target.productCode, target.tariffCode, endpointOf(kind), period, { signal: options.signal });
-  const rates: UnitRate[] = [];
-  for await (const page of pages) {
-    if (page.index === 0) options.progress?.expect(page.count);
-    for (const r of page.records) rates.push(r);
+function ratePages(client: OctopusClient, stream: Stream, from: Date, to: Date | undefined, signal?: AbortSignal): AsyncGenerator<Page<UnitRate>> {
+  const { target, kind } = stream;
+  const period = to === undefined ? { from } : { from, to };
+  return target.fuel === 'gas'
+    ? client.gasRates(target.productCode, target.tariffCode, kind === 'standing_charge' ? 'standing-charges' : 'standard-unit-rates', period, { signal })
+    : client.electricityRates(target.productCode, target.tariffCode, endpointOf(kind), period, { signal });
+}
+
+async function fetchAll(client: OctopusClient, chunk: Chunk, options: IngestRatesOptions, outcome: TariffOutcome): Promise<UnitRate[]> {
+  let rates: UnitRate[] = [];
+  for await (const page of ratePages(client, chunk.stream, chunk.from, chunk.to, options.signal)) {
+    rates = rates.length === 0 ? page.records : rates.concat(page.records);
     outcome.pages++;
     options.progress?.advance(page.records.length);
   }
   return rates;
+}
+
+function oldestStart(rates: UnitRate[]): number {
+  let oldest = Infinity;
+  for (const r of rates) {
+    const t = Date.parse(r.valid_from);
+    if (t < oldest) oldest = t;
+  }
+  return oldest;
+}
+
+/** Chunks over consecutive spans of a stream, each queued for writing after the one before. */
+function chainChunks(stream: Stream, spans: { from: Date; to: Date | undefined }[]): Chunk[] {
+  let previous: Promise<void> = Promise.resolve();
+  return spans.map((span) => {
+    let enqueued!: () => void;
+    const done = new Promise<void>((resolve) => (enqueued = resolve));
+    const chunk: Chunk = { stream, target: stream.target, kind: stream.kind, from: span.from, to: span.to, previous, enqueued, done };
+    previous = done;
+    return chunk;
+  });
 }
 
 function endpointOf(kind: RateKind): 'standard-unit-rates' | 'day-unit-rates' | 'night-unit-rates' | 'standing-charges' {
@@ -185,18 +296,18 @@ function endpointOf(kind: RateKind): 'standard-unit-rates' | 'day-unit-rates' | 
   }
 }
 
-/** Chunks of every tariff and kind, in the order workers take them (oldest first per tariff). */
-async function planAll(options: IngestRatesOptions, now: Date): Promise<Chunk[]> {
+/** The window of every tariff and rate kind to fetch. */
+async function planStreams(options: IngestRatesOptions, now: Date): Promise<Stream[]> {
   const cursors = new Map<string, Cursor>();
   for (const row of await options.warehouse.all('SELECT tariff_code, rate_kind, fetched_until, latest_valid_from, updated_at FROM ingest_cursors')) {
     cursors.set(`${row.tariff_code}|${row.rate_kind}`, row as unknown as Cursor);
   }
-  const chunkMs = (options.chunkSlots ?? DEFAULT_CHUNK_SLOTS) * HALF_HOUR_MS;
   const maxAge = options.standingChargeMaxAgeMs ?? 24 * 3600_000;
-  const out: Chunk[] = [];
+  const streams: Stream[] = [];
   for (const target of options.targets) {
     for (const kind of target.kinds) {
       const cursor = cursors.get(`${target.tariffCode}|${kind}`);
+      // Standing charges change rarely: refreshed at most once per maxAge by incremental runs.
       if (kind === 'standing_charge' && options.from === undefined && cursor
         && now.getTime() - Date.parse(cursor.updated_at) < maxAge) continue;
       // An agreement's tariff starts with its agreement, not at the default start.
@@ -207,22 +318,11 @@ async function planAll(options: IngestRatesOptions, now: Date): Promise<Chunk[]>
         if (from < target.period.from) from = target.period.from;
         if (target.period.to !== undefined && (to === undefined || target.period.to < to)) to = target.period.to;
       }
-      // A backfill is cut into chunks so a killed run resumes where it stopped; an incremental
-      // run (cursor, no --from) is one open request that also covers what the cursor knows.
-      // Standing charges are a handful of rows over years: always one request.
-      const spans = (cursor && options.from === undefined && to === undefined) || kind === 'standing_charge'
-        ? [{ from, to }]
-        : splitWindow(from, to, chunkMs, now);
-      let previous: Promise<void> = Promise.resolve();
-      for (const span of spans) {
-        let enqueued!: () => void;
-        const done = new Promise<void>((resolve) => (enqueued = resolve));
-        out.push({ target, kind, from: span.from, to: span.to, previous, enqueued, done });
-        previous = done;
-      }
+      if (to !== undefined && from >= to) continue;
+      streams.push({ target, kind, from, to });
     }
   }
-  return out;
+  return streams;
 }
 
 /** Incremental start: the last stored slot (or, with nothing stored, the end of what was
@@ -262,14 +362,6 @@ function endOfLatest(rates: UnitRate[], floor: Date): Date {
     if (e > end) end = e;
   }
   return new Date(end);
-}
-
-async function runPool<T>(items: T[], concurrency: number, worker: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const lanes = Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-    while (next < items.length) await worker(items[next++]!);
-  });
-  await Promise.all(lanes);
 }
 
 function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {
