@@ -30,3 +30,11 @@ export function resolveSchedules(jobs: readonly JobDefinition[], config: Config)
   }
   return out;
 }
+
+/**
+ * A job whose schedules are all "off" in the config is off altogether: it does not run as a
+ * follow-up either (`tariffs run JOB` still runs it by hand).
+ */
+export function jobEnabled(job: JobDefinition, config: Config): boolean {
+  return job.schedules.some((s) => config.schedules[s.key]?.trim() !== SCHEDULE_OFF);
+}

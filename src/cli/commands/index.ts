@@ -2,9 +2,12 @@
 import type { Command } from 'commander';
 import { register as events } from './events.js';
 import { register as ingest } from './ingest.js';
+import { register as run } from './run.js';
 import { register as sandbox } from './sandbox.js';
+import { register as schedule } from './schedule.js';
 import { register as sql } from './sql.js';
+import { register as status } from './status.js';
 
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [ingest, sql, events, sandbox];
+export const commands: Register[] = [ingest, sql, events, sandbox, schedule, run, status];

@@ -1,0 +1,84 @@
+// The `rates` job: every 30 minutes, fetch every tracked tariff's rates incrementally; and the
+// day-ahead watch — every 5 minutes from 16:00 to 19:55 Europe/London, while tomorrow's
+// half-hours are incomplete for some tracked half-hourly tariff (decided from stored data, see
+// src/schedule/dayAheadStatus.ts), the same fetch. A run that stored new or changed rates is
+// followed by `reports`.
+import { TariffsError } from '../src/errors.js';
+import { runIngest } from '../src/ingest/ingest.js';
+import { dayAheadNeedsFetch, dayAheadStatus, type TariffDayAhead } from '../src/schedule/dayAheadStatus.js';
+import type { JobContext, JobDefinition, JobResult, JobSchedule } from '../src/schedule/Job.js';
+import { SchemaError, Warehouse } from '../src/store/Warehouse.js';
+import { ingestContextOf, tracksAnything } from './ingestContext.js';
+
+export const schedules: readonly JobSchedule[] = [
+  { key: 'rates', cron: '*/30 * * * *', description: 'every 30 minutes: incremental rates' },
+  { key: 'day_ahead', cron: '*/5 16-19 * * *', description: '16:00-19:55 every 5 minutes while tomorrow is incomplete' },
+];
+
+export interface DayAheadDecision {
+  fetch: boolean;
+  reason: string;
+  tariffs: TariffDayAhead[];
+}
+
+/** Whether a watch tick should fetch: from the warehouse, opened read-only and closed again. */
+export async function decideDayAhead(ctx: JobContext): Promise<DayAheadDecision> {
+  let warehouse: Warehouse;
+  try {
+    warehouse = await Warehouse.open(ctx.config.db, { readOnly: true, busyTimeoutMs: ctx.busyTimeoutMs, logger: ctx.logger });
+  } catch (error) {
+    // No file yet, or one an older version wrote: the ingest creates or migrates it.
+    if (error instanceof SchemaError) return { fetch: true, reason: 'schema needs migrating', tariffs: [] };
+    if (error instanceof TariffsError && error.code === 'NO_DATABASE') return { fetch: true, reason: 'no database yet', tariffs: [] };
+    throw error;
+  }
+  try {
+    const tariffs = await dayAheadStatus(warehouse, ctx.config, ctx.now());
+    const short = tariffs.filter((t) => t.state === 'incomplete' || t.state === 'never-fetched');
+    const tomorrow = tariffs[0]?.tomorrow;
+    return dayAheadNeedsFetch(tariffs)
+      ? { fetch: true, reason: `tomorrow (${tomorrow}) incomplete: ${short.map((t) => `${t.tariffCode} ${t.stored}/${t.expected}`).join(', ')}`, tariffs }
+      : { fetch: false, reason: `tomorrow (${tomorrow ?? '-'}) complete for every live half-hourly tariff`, tariffs };
+  } finally {
+    warehouse.close();
+  }
+}
+
+export async function run(ctx: JobContext): Promise<JobResult> {
+  const { config } = ctx;
+  if (!tracksAnything(ctx)) {
+    return { status: 'skipped', ratesChanged: 0, message: 'nothing tracked: the config lists no tariffs, products or accounts' };
+  }
+  // Only a watch tick is conditional; the 30-minute tick (or a manual run) always fetches.
+  const watchOnly = ctx.triggers.length > 0 && ctx.triggers.every((t) => t === 'day_ahead');
+  let watch: DayAheadDecision | undefined;
+  if (watchOnly) {
+    watch = await decideDayAhead(ctx);
+    ctx.logger.info({ fetch: watch.fetch, reason: watch.reason }, 'day-ahead watch');
+    if (!watch.fetch) return { status: 'skipped', ratesChanged: 0, message: watch.reason };
+  }
+  const summary = await runIngest(
+    { tariffs: config.tariffs, products: config.products, accounts: config.accounts, noProducts: true, job: 'rates' },
+    ingestContextOf(ctx),
+  );
+  const result: JobResult = {
+    status: summary.status,
+    ingestRunId: summary.run_id,
+    ratesChanged: summary.inserted + summary.updated,
+    details: {
+      tariffs: summary.tariffs, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged,
+      pages: summary.pages, requests: summary.requests, seconds: summary.seconds,
+      ...(watch ? { watch: watch.reason } : {}),
+    },
+  };
+  if (summary.errors.length > 0) result.message = summary.errors.join('; ');
+  return result;
+}
+
+export const job: JobDefinition = {
+  name: 'rates',
+  description: 'incremental rates for every tracked tariff, plus the day-ahead watch',
+  schedules,
+  run,
+  followUps: (result) => (result.ratesChanged > 0 ? ['reports'] : []),
+};

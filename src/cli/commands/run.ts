@@ -1,0 +1,87 @@
+// `tariffs run JOB`: one run of a scheduled job, for system cron or a systemd timer. Runs the
+// job's follow-ups too (reports after new rates), like the daemon. Exit 0 ok or nothing to do,
+// 1 failed or partial, 75 another process held the database, 130/143 interrupted.
+import type { Command } from 'commander';
+import { JOBS, jobNamed } from '../../../jobs/index.js';
+import { EXIT, UsageError } from '../../errors.js';
+import type { JobDefinition } from '../../schedule/Job.js';
+import { jobEnabled } from '../../schedule/resolveSchedules.js';
+import { runJob, type JobOutcome } from '../../schedule/runJob.js';
+import { action } from '../run.js';
+import { configFrom, formatOf, interruptSignal, loggerFor, withApi, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
+import { writeRows } from '../output.js';
+
+interface RunFlags extends CommonFlags {
+  busyTimeout: string;
+  followUps: boolean;
+  dayAhead?: boolean;
+}
+
+export function register(program: Command): void {
+  const command = program
+    .command('run')
+    .description('run one scheduled job once (for system cron or a systemd timer)')
+    .argument('<job>', `the job: ${JOBS.map((j) => j.name).join(', ')}`)
+    .option('--day-ahead', 'rates only: fetch only while tomorrow is incomplete (the day-ahead watch)')
+    .option('--busy-timeout <seconds>', 'how long to wait for another process to release the database', '10')
+    .option('--no-follow-ups', 'do not run the reports after a run that stored new rates (also off when schedules.reports is "off")');
+  withConfig(withApi(withDb(withFormat(command))));
+  command.addHelpText('after', `
+Exit status: 0 done (or nothing to do), 1 the job failed or a tariff failed, 2 bad usage,
+75 another process (e.g. the scheduler) holds the database: nothing was written, try later.
+
+crontab (times are Europe/London with CRON_TZ, or on a machine whose clock is UK time; the
+watch leaves out :00 and :30, when the 30-minute run already fetches):
+  CRON_TZ=Europe/London
+  */30 * * * *                tariffs run rates --config /etc/tariffs.json
+  5-25/5,35-55/5 16-19 * * *  tariffs run rates --day-ahead --config /etc/tariffs.json
+  0 6 * * *                   tariffs run products --config /etc/tariffs.json
+  15 20 * * *                 tariffs run reports --config /etc/tariffs.json`);
+  command.action(action(async (name: string, flags: RunFlags) => {
+    const first = jobNamed(name);
+    if (flags.dayAhead && first.name !== 'rates') throw new UsageError('--day-ahead goes with the rates job');
+    const busySeconds = Number(flags.busyTimeout);
+    if (!(Number.isFinite(busySeconds) && busySeconds >= 0)) throw new UsageError(`--busy-timeout: '${flags.busyTimeout}' is not a number of seconds`);
+    const config = configFrom(flags);
+    const format = formatOf(flags);
+    const logger = loggerFor(config);
+    const interrupt = interruptSignal(logger);
+    const outcomes: JobOutcome[] = [];
+    try {
+      const pending: { job: JobDefinition; trigger: string }[] = [{ job: first, trigger: flags.dayAhead ? 'day_ahead' : 'manual' }];
+      while (pending.length > 0 && !interrupt.signal.aborted) {
+        const { job, trigger } = pending.shift()!;
+        const outcome = await runJob(job, {
+          config, logger, now: () => new Date(), signal: interrupt.signal, triggers: [trigger], busyTimeoutMs: busySeconds * 1000,
+        });
+        outcomes.push(outcome);
+        if (flags.followUps && outcome.result) {
+          for (const next of job.followUps?.(outcome.result) ?? []) {
+            if (jobEnabled(jobNamed(next), config)) pending.push({ job: jobNamed(next), trigger: `after:${job.name}` });
+          }
+        }
+      }
+    } finally {
+      interrupt.dispose();
+    }
+    writeRows(outcomes.map(row), format, ['job', 'status', 'run_id', 'ingest_run_id', 'rates_changed', 'seconds', 'message']);
+    const sig = interrupt.received();
+    if (sig) return sig === 'SIGINT' ? 130 : 143;
+    const failed = outcomes.filter((o) => o.status === 'failed' || o.status === 'partial' || o.status === 'interrupted');
+    for (const o of failed) process.stderr.write(`tariffs: ${o.job} ${o.status}: ${messageOf(o)}\n`);
+    if (outcomes.some((o) => o.busy)) return EXIT.BUSY;
+    return failed.length > 0 ? EXIT.FAILURE : EXIT.OK;
+  }));
+}
+
+function row(o: JobOutcome): Record<string, unknown> {
+  return {
+    job: o.job, status: o.status, run_id: o.runId, ingest_run_id: o.result?.ingestRunId ?? null,
+    rates_changed: o.result?.ratesChanged ?? 0, seconds: o.seconds, message: messageOf(o) || null,
+  };
+}
+
+function messageOf(o: JobOutcome): string {
+  if (o.error !== undefined) return (o.error as Error)?.message ?? String(o.error);
+  return o.result?.message ?? '';
+}

@@ -1,0 +1,109 @@
+// `tariffs schedule`: the long-running scheduler (node-cron, Europe/London, one job at a time),
+// or with --list each job's fire times over the next hours, from the same definitions.
+import type { Command } from 'commander';
+import { JOBS } from '../../../jobs/index.js';
+import { EXIT, UsageError } from '../../errors.js';
+import { resolveSchedules } from '../../schedule/resolveSchedules.js';
+import { Scheduler, type StopResult } from '../../schedule/Scheduler.js';
+import { upcomingRuns } from '../../schedule/upcomingRuns.js';
+import { parseUserDateTime } from '../../time/index.js';
+import { action } from '../run.js';
+import { configFrom, formatOf, loggerFor, withApi, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
+import { writeRows } from '../output.js';
+
+interface ScheduleFlags extends CommonFlags {
+  list?: boolean;
+  now?: string;
+  hours: string;
+  busyTimeout: string;
+  stopTimeout: string;
+}
+
+const HELP = `
+Jobs and default schedules (Europe/London; override with "schedules" in the --config file,
+6 fields = seconds; "off" disables a schedule, and a job with all its schedules off does not
+run as a follow-up either):
+  products   0 6 * * *          refresh the products list
+  rates      */30 * * * *       incremental rates for every tracked tariff
+             */5 16-19 * * *    (schedules.day_ahead) fetch only while tomorrow is incomplete
+  reports    15 20 * * *        re-export the reports; also after any run that stored new rates
+
+One job runs at a time; the others queue. Ticks never stack: a tick of a queued job joins that
+run (rates and day_ahead at 16:00 make one run), a tick of the schedule that started the running
+run is dropped. A failing job skips its next 1, 2, 4 … 16 ticks; one success resets that. The database is open only while a job works; a job that finds it
+busy retries for --busy-timeout seconds. SIGTERM/SIGINT: stop ticking, wait up to
+--stop-timeout seconds for the running job, then interrupt it (what it committed is kept);
+exit 0. A second signal interrupts at once.
+
+Clock changes: on the spring-forward day a time between 01:00 and 01:59 does not exist and does
+not fire (a job at 01:30 skips that day); on the fall-back day such a time happens twice and
+fires once, at its second (GMT) occurrence. --list shows exactly this.
+
+Examples:
+  tariffs schedule --config tariffs.json
+  tariffs schedule --list --now 2026-03-28T12:00:00Z --hours 48 --format json`;
+
+export function register(program: Command): void {
+  const command = program
+    .command('schedule')
+    .description('run the jobs on their schedules until SIGTERM (or --list their next fire times)')
+    .option('--list', "print each job's fire times over the next --hours and exit")
+    .option('--now <when>', 'with --list: list from this instant instead of now (ISO 8601)')
+    .option('--hours <n>', 'with --list: how far ahead', '48')
+    .option('--busy-timeout <seconds>', 'how long a job waits for another process to release the database', '30')
+    .option('--stop-timeout <seconds>', 'on SIGTERM, how long to let the running job finish before interrupting it', '60');
+  withConfig(withApi(withDb(withFormat(command))));
+  command.addHelpText('after', HELP);
+  command.action(action(async (flags: ScheduleFlags) => {
+    const config = configFrom(flags);
+    if (flags.list) {
+      const hours = Number(flags.hours);
+      if (!(Number.isFinite(hours) && hours > 0 && hours <= 24 * 366)) throw new UsageError(`--hours: '${flags.hours}' is not a number of hours (0 < N <= 8784)`);
+      const now = flags.now === undefined ? new Date() : parseUserDateTime(flags.now, '--now');
+      const listed = upcomingRuns(resolveSchedules(JOBS, config), now, hours, JOBS.map((j) => j.name));
+      const format = formatOf(flags);
+      if (format === 'json') process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
+      else writeRows(listed.flatMap((j) => j.next.map((n) => ({ job: j.job, at: n.at, local: n.local, triggers: n.triggers.join('+') }))), format, ['job', 'at', 'local', 'triggers']);
+      return EXIT.OK;
+    }
+    if (flags.now !== undefined) throw new UsageError('--now goes with --list');
+    const busyTimeoutMs = seconds(flags.busyTimeout, '--busy-timeout') * 1000;
+    const graceMs = seconds(flags.stopTimeout, '--stop-timeout') * 1000;
+    const logger = loggerFor(config);
+    const scheduler = new Scheduler({ jobs: JOBS, config, logger, busyTimeoutMs });
+    if (config.tariffs.length + config.products.length + config.accounts.length === 0) {
+      logger.warn('nothing tracked: the config lists no tariffs, products or accounts (rates runs will be skipped)');
+    }
+    scheduler.start();
+    logger.info({ pid: process.pid, db: config.db }, 'scheduler started');
+    const result = await new Promise<StopResult>((resolve) => {
+      let stopping = false;
+      const onSignal = (signal: NodeJS.Signals) => {
+        if (stopping) {
+          logger.warn({ signal }, 'second signal: interrupting the running job now');
+          scheduler.interrupt();
+          return;
+        }
+        stopping = true;
+        logger.info({ signal, running: scheduler.running() ?? null }, 'stopping');
+        // After the grace period an interrupted job may still be waiting out a busy database.
+        void scheduler.stop({ graceMs, abortMs: Math.max(15_000, busyTimeoutMs + 5_000) }).then((r) => {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+          resolve(r);
+        });
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+    });
+    logger.info({ result }, 'scheduler stopped');
+    if (result === 'abandoned') process.exit(EXIT.FAILURE);
+    return EXIT.OK;
+  }));
+}
+
+function seconds(text: string, flag: string): number {
+  const n = Number(text);
+  if (!(Number.isFinite(n) && n >= 0)) throw new UsageError(`${flag}: '${text}' is not a number of seconds`);
+  return n;
+}

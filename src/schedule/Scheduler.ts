@@ -1,0 +1,231 @@
+// The daemon behind `tariffs schedule`: node-cron tasks (timezone Europe/London) that only put
+// runs in one queue; the queue runs one job at a time across all jobs, since they share the
+// database. Ticks never stack: a job already queued takes the extra trigger (so rates and
+// day_ahead at 16:00 make one run), a tick of the schedule that started the running run is
+// dropped. Failures back off per job (Backoff); a run that stored new rates queues its
+// follow-ups. The database is never held here: each job opens and closes it while it works.
+import { createTask, type ScheduledTask, type TaskContext } from 'node-cron';
+import type { Config } from '../config/loadConfig.js';
+import type { Logger } from '../log/createLogger.js';
+import { LONDON_TIME_ZONE, formatLocal } from '../time/index.js';
+import { Backoff } from './Backoff.js';
+import { nextFireTime } from './fireTimes.js';
+import type { JobDefinition, JobName } from './Job.js';
+import { jobEnabled, resolveSchedules, type ResolvedSchedule } from './resolveSchedules.js';
+import { runJob, type JobOutcome } from './runJob.js';
+
+export interface SchedulerOptions {
+  jobs: readonly JobDefinition[];
+  config: Config;
+  logger: Logger;
+  now?: () => Date;
+  /** How long a job keeps retrying while another process holds the database (default 30 s). */
+  busyTimeoutMs?: number;
+  /** Upper bound of the ticks skipped after repeated failures (default 16). */
+  maxBackoffTicks?: number;
+  /** Called after every run (tests watch the daemon through it). */
+  onOutcome?: (outcome: JobOutcome) => void;
+}
+
+export type EnqueueResult = 'queued' | 'merged' | 'running' | 'backoff' | 'stopping';
+
+export type StopResult =
+  /** Nothing was running. */
+  | 'idle'
+  /** The running job finished within the grace period. */
+  | 'finished'
+  /** It was aborted after the grace period and unwound (its run is recorded as interrupted). */
+  | 'aborted'
+  /** It did not unwind in time either; the process may exit under it. */
+  | 'abandoned';
+
+interface Pending {
+  job: JobDefinition;
+  triggers: Set<string>;
+}
+
+interface Running extends Pending {
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/** Ticks later than this (a blocked event loop) still run; node-cron's default is 1 s. */
+const MISSED_TOLERANCE_MS = 60_000;
+
+export class Scheduler {
+  readonly schedules: ResolvedSchedule[];
+  private readonly jobs: Map<JobName, JobDefinition>;
+  private readonly now: () => Date;
+  private readonly backoff: Backoff;
+  private readonly logger: Logger;
+  private tasks: ScheduledTask[] = [];
+  private queue: Pending[] = [];
+  private current: Running | undefined;
+  private stopping = false;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(private readonly options: SchedulerOptions) {
+    this.schedules = resolveSchedules(options.jobs, options.config);
+    this.jobs = new Map(options.jobs.map((j) => [j.name, j]));
+    this.now = options.now ?? (() => new Date());
+    this.backoff = new Backoff(options.maxBackoffTicks ?? 16);
+    this.logger = options.logger.child({ component: 'scheduler' });
+  }
+
+  start(): void {
+    const cronLogger = {
+      info: (m: string) => this.logger.debug(m),
+      warn: (m: string) => this.logger.warn(m),
+      error: (m: string | Error) => this.logger.error({ err: m instanceof Error ? { message: m.message } : undefined }, String(m)),
+      debug: (m: string | Error) => this.logger.debug(String(m)),
+    };
+    for (const schedule of this.schedules) {
+      const task = createTask(schedule.expression, (ctx: TaskContext) => {
+        this.enqueue(schedule.job, schedule.key, ctx.date);
+      }, {
+        timezone: LONDON_TIME_ZONE, name: `${schedule.job}:${schedule.key}`, noOverlap: true,
+        missedExecutionTolerance: MISSED_TOLERANCE_MS, logger: cronLogger,
+      });
+      task.on('execution:missed', (ctx) => {
+        this.logger.warn({ job: schedule.job, schedule: schedule.key, at: ctx.date.toISOString() }, 'tick missed (event loop blocked)');
+      });
+      void task.start();
+      this.tasks.push(task);
+      const before = this.now();
+      const cronNext = task.getNextRun();
+      const next = nextFireTime(schedule.cron, before);
+      this.logger.info({
+        job: schedule.job, schedule: schedule.key, cron: schedule.expression,
+        next: next ? formatLocal(next) : null,
+      }, 'scheduled');
+      // Both read the clock: a second may tick between the two readings.
+      const later = nextFireTime(schedule.cron, this.now());
+      if (next && cronNext && next.getTime() !== cronNext.getTime() && later?.getTime() !== cronNext.getTime()) {
+        this.logger.warn({ schedule: schedule.key, lister: next.toISOString(), node_cron: cronNext.toISOString() },
+          'fire-time lister and node-cron disagree');
+      }
+    }
+  }
+
+  /**
+   * Asks for a run of `name`. A tick (or follow-up) of a job backing off is skipped; a tick of
+   * the schedule that started the running run is dropped (ticks never stack); a job already
+   * queued takes the extra trigger, so one run serves coinciding ticks.
+   */
+  enqueue(name: JobName, trigger: string, at: Date = this.now()): EnqueueResult {
+    const job = this.jobs.get(name);
+    if (!job) throw new Error(`scheduler: unknown job ${name}`);
+    if (this.stopping) return 'stopping';
+    if (this.backoff.skip(name, at)) {
+      const state = this.backoff.of(name);
+      this.logger.info({ job: name, trigger, failures: state.failures, skips_left: state.skipsLeft }, 'tick skipped: backing off after failures');
+      return 'backoff';
+    }
+    if (this.current?.job.name === name && this.current.triggers.has(trigger)) {
+      this.logger.info({ job: name, trigger }, 'tick skipped: the job is still running');
+      return 'running';
+    }
+    const queued = this.queue.find((p) => p.job.name === name);
+    if (queued) {
+      queued.triggers.add(trigger);
+      return 'merged';
+    }
+    this.queue.push({ job, triggers: new Set([trigger]) });
+    if (this.current) this.logger.info({ job: name, trigger, waiting_for: this.current.job.name }, 'queued behind the running job');
+    // After the timers phase: ticks of one job due at the same instant (rates and day_ahead at
+    // 16:00) are all queued by then and start as one run.
+    setImmediate(() => this.pump());
+    return 'queued';
+  }
+
+  /** Aborts the running job now (a second SIGTERM): it stops after its current write. */
+  interrupt(): void {
+    this.current?.controller.abort(new Error('scheduler interrupted'));
+  }
+
+  /** The job running now, if any. */
+  running(): JobName | undefined {
+    return this.current?.job.name;
+  }
+
+  /** Resolves when nothing is running or queued. */
+  idle(): Promise<void> {
+    if (!this.current && this.queue.length === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * Stops ticking, drops the queue, and waits for the running job: up to graceMs for it to
+   * finish, then aborts it (runIngest stops after its current write and records the run as
+   * interrupted) and waits up to abortMs more.
+   */
+  async stop(options: { graceMs?: number; abortMs?: number } = {}): Promise<StopResult> {
+    this.stopping = true;
+    for (const task of this.tasks) await task.destroy();
+    this.tasks = [];
+    this.queue = [];
+    const current = this.current;
+    if (!current) return 'idle';
+    this.logger.info({ job: current.job.name, grace_ms: options.graceMs ?? 60_000 }, 'stopping: waiting for the running job');
+    if (await settlesWithin(current.done, options.graceMs ?? 60_000)) return 'finished';
+    this.logger.warn({ job: current.job.name }, 'stopping: grace period over, interrupting the running job');
+    current.controller.abort(new Error('scheduler stopping'));
+    if (await settlesWithin(current.done, options.abortMs ?? 15_000)) return 'aborted';
+    this.logger.error({ job: current.job.name }, 'stopping: the job did not stop; leaving it');
+    return 'abandoned';
+  }
+
+  private pump(): void {
+    if (this.current) return;
+    const next = this.queue.shift();
+    if (!next) {
+      for (const resolve of this.idleWaiters.splice(0)) resolve();
+      return;
+    }
+    const controller = new AbortController();
+    const running: Running = { ...next, controller, done: Promise.resolve() };
+    this.current = running;
+    running.done = this.execute(running).finally(() => {
+      this.current = undefined;
+      this.pump();
+    });
+  }
+
+  private async execute(run: Running): Promise<void> {
+    const outcome = await runJob(run.job, {
+      config: this.options.config, logger: this.options.logger, now: this.now, signal: run.controller.signal,
+      triggers: [...run.triggers], busyTimeoutMs: this.options.busyTimeoutMs ?? 30_000,
+    });
+    if (outcome.status === 'failed') {
+      const skips = this.backoff.failed(run.job.name);
+      const state = this.backoff.of(run.job.name);
+      this.logger.warn({ job: run.job.name, failures: state.failures, skip_ticks: skips }, 'backing off');
+    } else if (outcome.status !== 'interrupted') {
+      this.backoff.succeeded(run.job.name);
+    }
+    try {
+      this.options.onOutcome?.(outcome);
+    } catch (error) {
+      this.logger.error({ err: { message: (error as Error).message } }, 'onOutcome failed');
+    }
+    if (outcome.result && !this.stopping) {
+      for (const followUp of run.job.followUps?.(outcome.result) ?? []) {
+        const next = this.jobs.get(followUp);
+        if (next && jobEnabled(next, this.options.config)) this.enqueue(followUp, `after:${run.job.name}`);
+      }
+    }
+  }
+}
+
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    promise.then(() => {
+      clearTimeout(timer);
+      resolve(true);
+    }, () => {
+      clearTimeout(timer);
+      resolve(true);
+    });
+  });
+}

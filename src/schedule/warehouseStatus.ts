@@ -1,0 +1,98 @@
+// What `tariffs status` shows: per tracked tariff its latest stored slot, whether tomorrow is
+// complete and the holes of the last 7 days; per job its last recorded run. Read-only.
+import type { Warehouse } from '../store/Warehouse.js';
+import { addLocalDays, formatLocal, formatUtc, localDateOf, localDayBounds } from '../time/index.js';
+import { dayAheadStatus, type DayAheadState } from './dayAheadStatus.js';
+import { JOB_NAMES } from './Job.js';
+import type { TrackedSelection, TrackedSource } from './trackedTariffs.js';
+
+const HALF_HOUR_MS = 30 * 60_000;
+
+export interface TariffStatus {
+  tariff: string;
+  source: TrackedSource;
+  /** Start of the newest stored half-hour (an open-ended rate has none: null). */
+  latest_slot_utc: string | null;
+  latest_slot_local: string | null;
+  tomorrow: string;
+  /** Half-hours of tomorrow stored / in the day, e.g. "46/46". */
+  tomorrow_slots: string;
+  /** null when the tariff has no day-ahead prices (not half-hourly, ended, never fetched). */
+  tomorrow_complete: boolean | null;
+  state: DayAheadState;
+  /** Missing half-hours between the first and last stored slot of the last 7 local days (null: none stored). */
+  gaps_7d: number | null;
+}
+
+export interface JobRunStatus {
+  job: string;
+  run_id: number | null;
+  started_at: string | null;
+  finished_at: string | null;
+  status: string;
+  rows_inserted: number | null;
+  rows_updated: number | null;
+  error: string | null;
+}
+
+export interface WarehouseStatus {
+  now: string;
+  tariffs: TariffStatus[];
+  jobs: JobRunStatus[];
+}
+
+export async function warehouseStatus(warehouse: Warehouse, selection: TrackedSelection, now: Date): Promise<WarehouseStatus> {
+  const today = localDateOf(now);
+  const windowFrom = localDayBounds(addLocalDays(today, -6)).start;
+  const windowTo = localDayBounds(addLocalDays(today, 1)).end;
+  const dayAhead = await dayAheadStatus(warehouse, selection, now);
+  // Inline SQL: status-only questions, values bound.
+  const latest = new Map((await warehouse.all(`
+    SELECT tariff_code,
+           max(valid_to) - INTERVAL 30 MINUTE AS latest_slot,
+           bool_or(valid_to IS NULL) AS open_ended
+    FROM unit_rates GROUP BY tariff_code`)).map((r) => [r.tariff_code as string, r]));
+  const windows = new Map((await warehouse.all(`
+    WITH win AS (
+        SELECT tariff_code, min(slot_start) AS lo, max(slot_start) AS hi, count(DISTINCT slot_start) AS stored
+        FROM rate_slots
+        WHERE slot_start >= CAST($from AS TIMESTAMPTZ) AND slot_start < CAST($to AS TIMESTAMPTZ)
+        GROUP BY tariff_code
+    ), earliest AS (
+        SELECT tariff_code, min(valid_from) AS first_from FROM unit_rates GROUP BY tariff_code
+    )
+    SELECT win.tariff_code,
+           CASE WHEN earliest.first_from < CAST($from AS TIMESTAMPTZ) THEN CAST($from AS TIMESTAMPTZ) ELSE win.lo END AS lo,
+           win.hi, win.stored
+    FROM win JOIN earliest USING (tariff_code)`, { from: windowFrom.toISOString(), to: windowTo.toISOString() }))
+    .map((r) => [r.tariff_code as string, r]));
+  const tariffs = dayAhead.map((t): TariffStatus => {
+    const l = latest.get(t.tariffCode);
+    const latestSlot = l && l.open_ended !== true && typeof l.latest_slot === 'string' ? new Date(l.latest_slot) : null;
+    const w = windows.get(t.tariffCode);
+    const gaps = w ? (Date.parse(w.hi as string) - Date.parse(w.lo as string)) / HALF_HOUR_MS + 1 - (w.stored as number) : null;
+    const dayAheadKnown = t.state === 'complete' || t.state === 'incomplete';
+    return {
+      tariff: t.tariffCode,
+      source: t.source,
+      latest_slot_utc: latestSlot ? formatUtc(latestSlot) : null,
+      latest_slot_local: latestSlot ? formatLocal(latestSlot) : null,
+      tomorrow: t.tomorrow,
+      tomorrow_slots: `${t.stored}/${t.expected}`,
+      tomorrow_complete: dayAheadKnown ? t.state === 'complete' : null,
+      state: t.state,
+      gaps_7d: gaps,
+    };
+  });
+  const runs = await warehouse.all(`
+    SELECT job, run_id, started_at, finished_at, status, rows_inserted, rows_updated, error
+    FROM ingest_runs
+    QUALIFY row_number() OVER (PARTITION BY job ORDER BY started_at DESC, run_id DESC) = 1
+    ORDER BY job`);
+  const byJob = new Map(runs.map((r) => [r.job as string, r as unknown as JobRunStatus]));
+  const names = [...JOB_NAMES, ...[...byJob.keys()].filter((j) => !(JOB_NAMES as readonly string[]).includes(j)).sort()];
+  const jobs = names.map((job) => byJob.get(job) ?? {
+    job, run_id: null, started_at: null, finished_at: null, status: 'never', rows_inserted: null, rows_updated: null, error: null,
+  });
+  return { now: formatUtc(now), tariffs, jobs };
+}

@@ -1,0 +1,137 @@
+// Fire times across the clock changes of 2026 (spring forward Sun 29 March, fall back Sun 25
+// October), from the lister with an injected "now", and node-cron's own next-run computation
+// checked against it at every 10 minutes of both days.
+import { createTask } from 'node-cron';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireTimes, nextFireTime, parseCron } from '../src/schedule/fireTimes.js';
+import { resolveSchedules } from '../src/schedule/resolveSchedules.js';
+import { upcomingRuns } from '../src/schedule/upcomingRuns.js';
+import { loadConfig } from '../src/config/loadConfig.js';
+import { JOBS } from '../jobs/index.js';
+import { formatLocal } from '../src/time/index.js';
+
+const iso = (dates: Date[]) => dates.map((d) => d.toISOString().replace('.000Z', 'Z'));
+const local = (dates: Date[]) => dates.map(formatLocal);
+
+// Local days as UTC intervals: 29 March is 23 h long (00:00Z–23:00Z), 25 October 25 h (23:00Z–00:00Z).
+const SPRING = { from: new Date('2026-03-29T00:00:00Z'), to: new Date('2026-03-29T23:00:00Z') };
+const FALL = { from: new Date('2026-10-24T23:00:00Z'), to: new Date('2026-10-26T00:00:00Z') };
+/** Fire times within a local day [from, to): the lister's interval is (after, until]. */
+const within = (expr: string, day: { from: Date; to: Date }) =>
+  fireTimes(expr, new Date(day.from.getTime() - 1000), new Date(day.to.getTime() - 1000));
+
+describe('fireTimes: a job at 01:30 Europe/London', () => {
+  it('does not run on the spring-forward day (01:30 does not exist) and runs at 01:30 BST the next day', () => {
+    const times = fireTimes('30 1 * * *', new Date('2026-03-28T02:00:00Z'), new Date('2026-03-31T02:00:00Z'));
+    expect(local(times)).toEqual(['2026-03-30T01:30:00+01:00', '2026-03-31T01:30:00+01:00']);
+    expect(iso(times)).toEqual(['2026-03-30T00:30:00Z', '2026-03-31T00:30:00Z']);
+    expect(within('30 1 * * *', SPRING)).toEqual([]);
+  });
+
+  it('runs once on the fall-back day, at the second occurrence (01:30 GMT)', () => {
+    expect(iso(within('30 1 * * *', FALL))).toEqual(['2026-10-25T01:30:00Z']);
+    expect(local(within('30 1 * * *', FALL))).toEqual(['2026-10-25T01:30:00+00:00']);
+    // Seen from just before the first 01:30 (00:29Z = 01:29 BST), the next run is still the GMT one.
+    expect(nextFireTime('30 1 * * *', new Date('2026-10-25T00:29:00Z'))!.toISOString()).toBe('2026-10-25T01:30:00.000Z');
+  });
+
+  it('started during the first (BST) pass of the repeated hour after 01:30, waits for the next day', () => {
+    // 00:45Z is 01:45 BST: node-cron treats the wall time 01:30 as passed, though 01:30 GMT is ahead.
+    expect(nextFireTime('30 1 * * *', new Date('2026-10-25T00:45:00Z'))!.toISOString()).toBe('2026-10-26T01:30:00.000Z');
+    // 01:10Z is 01:10 GMT, second pass: 01:30 GMT is still to come.
+    expect(nextFireTime('30 1 * * *', new Date('2026-10-25T01:10:00Z'))!.toISOString()).toBe('2026-10-25T01:30:00.000Z');
+  });
+});
+
+describe('fireTimes: the default schedules on the clock-change days', () => {
+  const cases: { expr: string; day: 'spring' | 'fall'; count: number; first: string; last: string }[] = [
+    // rates: the skipped hour loses 01:00 and 01:30; the repeated hour runs once (at GMT).
+    { expr: '*/30 * * * *', day: 'spring', count: 46, first: '2026-03-29T00:00:00Z', last: '2026-03-29T22:30:00Z' },
+    { expr: '*/30 * * * *', day: 'fall', count: 48, first: '2026-10-24T23:00:00Z', last: '2026-10-25T23:30:00Z' },
+    { expr: '*/5 16-19 * * *', day: 'spring', count: 48, first: '2026-03-29T15:00:00Z', last: '2026-03-29T18:55:00Z' },
+    { expr: '*/5 16-19 * * *', day: 'fall', count: 48, first: '2026-10-25T16:00:00Z', last: '2026-10-25T19:55:00Z' },
+    { expr: '0 6 * * *', day: 'spring', count: 1, first: '2026-03-29T05:00:00Z', last: '2026-03-29T05:00:00Z' },
+    { expr: '0 6 * * *', day: 'fall', count: 1, first: '2026-10-25T06:00:00Z', last: '2026-10-25T06:00:00Z' },
+    { expr: '15 20 * * *', day: 'spring', count: 1, first: '2026-03-29T19:15:00Z', last: '2026-03-29T19:15:00Z' },
+    { expr: '15 20 * * *', day: 'fall', count: 1, first: '2026-10-25T20:15:00Z', last: '2026-10-25T20:15:00Z' },
+    { expr: '0 1 * * *', day: 'spring', count: 0, first: '', last: '' },
+    { expr: '0 1 * * *', day: 'fall', count: 1, first: '2026-10-25T01:00:00Z', last: '2026-10-25T01:00:00Z' },
+    { expr: '0 2 * * *', day: 'spring', count: 1, first: '2026-03-29T01:00:00Z', last: '2026-03-29T01:00:00Z' },
+  ];
+  it.each(cases)('$expr on the $day day: $count runs', ({ expr, day, count, first, last }) => {
+    const times = iso(within(expr, day === 'spring' ? SPRING : FALL));
+    expect(times).toHaveLength(count);
+    if (count > 0) {
+      expect(times[0]).toBe(first);
+      expect(times.at(-1)).toBe(last);
+    }
+    expect(new Set(times).size).toBe(times.length);
+  });
+
+  it('rates on the fall-back day: nothing between 00:30 BST and 01:00 GMT (a 90-minute pause)', () => {
+    const times = iso(fireTimes('*/30 * * * *', new Date('2026-10-24T23:00:00Z'), new Date('2026-10-25T02:00:00Z')));
+    expect(times).toEqual(['2026-10-24T23:30:00Z', '2026-10-25T01:00:00Z', '2026-10-25T01:30:00Z', '2026-10-25T02:00:00Z']);
+  });
+
+  it('second-level expressions (tests compress cycles with them), and their pause in the repeated hour', () => {
+    const times = iso(fireTimes('*/2 * * * * *', new Date('2026-03-28T11:59:55Z'), new Date('2026-03-28T12:00:04Z')));
+    expect(times).toEqual(['2026-03-28T11:59:56Z', '2026-03-28T11:59:58Z', '2026-03-28T12:00:00Z', '2026-03-28T12:00:02Z', '2026-03-28T12:00:04Z']);
+    // The repeated hour fires only on its second (GMT) pass: from 00:59:58 BST the next wall time,
+    // 01:00:00, is taken at its GMT occurrence, an hour later; the BST pass of 01:xx is quiet.
+    const fall = iso(fireTimes('*/2 * * * * *', new Date('2026-10-24T23:59:55Z'), new Date('2026-10-25T01:00:02Z')));
+    expect(fall).toEqual(['2026-10-24T23:59:56Z', '2026-10-24T23:59:58Z', '2026-10-25T01:00:00Z', '2026-10-25T01:00:02Z']);
+  });
+
+  it('refuses expressions it cannot list, naming where they came from', () => {
+    expect(() => parseCron('61 * * * *', 'schedules.rates')).toThrow(/schedules\.rates: '61 \* \* \* \*' is not a cron expression/);
+    expect(() => parseCron('0 6 L * *', 'schedules.products')).toThrow(/not supported/);
+  });
+});
+
+describe('tariffs schedule --list data (upcomingRuns)', () => {
+  it('merges coinciding ticks of one job and keeps config overrides and "off"', () => {
+    const config = loadConfig({}, {});
+    config.schedules = { products: '30 1 * * *', reports: 'off' };
+    const listed = upcomingRuns(resolveSchedules(JOBS, config), new Date('2026-03-28T15:55:00Z'), 48);
+    expect(listed.map((j) => j.job)).toEqual(['products', 'rates']);
+    const products = listed.find((j) => j.job === 'products')!.next;
+    expect(products).toEqual([{ at: '2026-03-30T00:30:00Z', local: '2026-03-30T01:30:00+01:00', triggers: ['products'] }]);
+    const rates = listed.find((j) => j.job === 'rates')!.next;
+    expect(rates[0]).toEqual({ at: '2026-03-28T16:00:00Z', local: '2026-03-28T16:00:00+00:00', triggers: ['rates', 'day_ahead'] });
+    expect(rates[1]).toEqual({ at: '2026-03-28T16:05:00Z', local: '2026-03-28T16:05:00+00:00', triggers: ['day_ahead'] });
+    // Sunday's watch starts at 16:00 BST = 15:00Z.
+    expect(rates.some((r) => r.at === '2026-03-29T15:00:00Z' && r.triggers.includes('day_ahead'))).toBe(true);
+  });
+});
+
+describe("node-cron's next runs agree with the lister", () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  const expressions = ['30 1 * * *', '0 1 * * *', '*/30 * * * *', '*/5 16-19 * * *', '0 6 * * *', '15 20 * * *', '45 0-3 * * *', '0 */2 * * *'];
+  const days = [
+    { name: 'spring forward', from: Date.parse('2026-03-28T22:00:00Z') },
+    { name: 'fall back', from: Date.parse('2026-10-24T21:00:00Z') },
+  ];
+  for (const day of days) {
+    it(`on the ${day.name} day, from every 10 minutes over 30 hours`, () => {
+      vi.useFakeTimers();
+      const tasks = expressions.map((e) => createTask(e, () => undefined, { timezone: 'Europe/London' }));
+      try {
+        let compared = 0;
+        for (let t = day.from; t < day.from + 30 * 3_600_000; t += 10 * 60_000) {
+          vi.setSystemTime(t);
+          for (const task of tasks) {
+            const expected = iso(fireTimes(task.getPattern(), new Date(t), new Date(t + 10 * 86_400_000), 6));
+            expect(iso(task.getNextRuns(6)), `${task.getPattern()} from ${new Date(t).toISOString()}`).toEqual(expected);
+            compared++;
+          }
+        }
+        expect(compared).toBe(180 * expressions.length);
+      } finally {
+        for (const task of tasks) void task.destroy();
+      }
+    });
+  }
+});
