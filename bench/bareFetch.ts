@@ -1,5 +1,5 @@
 // The physical limit of a backfill: fetch and JSON.parse the same pages the ingest fetches (same
-// chunk windows, page size and concurrency), and nothing else. Prints {seconds, requests, records}.
+// probes and chunk windows, page size and concurrency), and nothing else. Prints {seconds, requests, records}.
 import { Agent, request } from 'undici';
 import { DEFAULT_CHUNK_SLOTS, splitWindow } from '../src/ingest/ingestRates.js';
 import { PAGE_SIZE } from '../src/api/paginate.js';
@@ -8,32 +8,56 @@ import { isoUtc } from '../src/api/OctopusClient.js';
 export async function bareFetch(baseUrl: string, productCode: string, tariffs: string[], from: Date, concurrency: number): Promise<{ seconds: number; requests: number; records: number }> {
   const dispatcher = new Agent({ connections: concurrency });
   const now = new Date();
-  const urls: URL[] = [];
-  for (const tariff of tariffs) {
-    for (const span of splitWindow(from, undefined, DEFAULT_CHUNK_SLOTS * 1_800_000, now)) {
-      const url = new URL(`products/${productCode}/electricity-tariffs/${tariff}/standard-unit-rates/`, baseUrl);
-      url.searchParams.set('period_from', isoUtc(span.from));
-      if (span.to) url.searchParams.set('period_to', isoUtc(span.to));
-      url.searchParams.set('page_size', String(PAGE_SIZE));
-      urls.push(url);
-    }
-  }
   let requests = 0;
   let records = 0;
-  const started = performance.now();
-  let next = 0;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (next < urls.length) {
-      let url: string | null = urls[next++]!.href;
-      while (url) {
-        const res = await request(url, { dispatcher });
-        const page = JSON.parse(await res.body.text()) as { next: string | null; results: unknown[] };
-        requests++;
-        records += page.results.length;
-        url = page.next;
+  const getPage = async (url: string) => {
+    const res = await request(url, { dispatcher });
+    const page = JSON.parse(await res.body.text()) as { count: number; next: string | null; results: { valid_from: string }[] };
+    requests++;
+    records += page.results.length;
+    return page;
+  };
+  const ratesUrl = (tariff: string, kind: string, spanFrom: Date, spanTo?: Date) => {
+    const url = new URL(`products/${productCode}/electricity-tariffs/${tariff}/${kind}/`, baseUrl);
+    url.searchParams.set('period_from', isoUtc(spanFrom));
+    if (spanTo) url.searchParams.set('period_to', isoUtc(spanTo));
+    url.searchParams.set('page_size', String(PAGE_SIZE));
+    return url.href;
+  };
+  const follow = async (url: string | null) => {
+    while (url) url = (await getPage(url)).next;
+  };
+  // The same requests as the ingest: per tariff a probe (first page of an open request) and its
+  // standing charges, then chunks of whole pages over the older range — with the same concurrency.
+  const queue: (() => Promise<void>)[] = [];
+  for (const tariff of tariffs) {
+    queue.push(async () => {
+      const first = await getPage(ratesUrl(tariff, 'standard-unit-rates', from));
+      if (first.next) {
+        const oldest = new Date(Math.min(...first.results.map((r) => Date.parse(r.valid_from))));
+        for (const span of splitWindow(from, oldest, DEFAULT_CHUNK_SLOTS * 1_800_000, now)) {
+          queue.push(() => follow(ratesUrl(tariff, 'standard-unit-rates', span.from, span.to)));
+        }
       }
-    }
-  }));
+    });
+    queue.push(() => follow(ratesUrl(tariff, 'standing-charges', from)));
+  }
+  const started = performance.now();
+  let active = 0;
+  await new Promise<void>((resolve, reject) => {
+    const pump = () => {
+      while (active < concurrency && queue.length > 0) {
+        const task = queue.shift()!;
+        active++;
+        task().then(() => {
+          active--;
+          if (queue.length === 0 && active === 0) resolve();
+          else pump();
+        }, reject);
+      }
+    };
+    pump();
+  });
   const seconds = (performance.now() - started) / 1000;
   await dispatcher.close();
   return { seconds, requests, records };
