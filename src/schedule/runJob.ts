@@ -2,19 +2,11 @@
 // starts and one when it ends, and every error turned into an outcome (never thrown), so the
 // daemon carries on and `tariffs run` can pick its exit status.
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../config/loadConfig.js';
 import { DatabaseBusyError } from '../errors.js';
-import type { Logger } from '../log/createLogger.js';
-import type { JobDefinition, JobResult, JobStatus } from './Job.js';
+import type { JobContext, JobDefinition, JobResult, JobStatus } from './Job.js';
 
-export interface RunJobOptions {
-  config: Config;
-  logger: Logger;
-  now: () => Date;
-  signal: AbortSignal;
-  triggers: readonly string[];
-  busyTimeoutMs: number;
-}
+/** One run of a job takes exactly what the job itself receives. */
+export type RunJobOptions = JobContext;
 
 export interface JobOutcome {
   job: string;
