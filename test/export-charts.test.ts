@@ -1,0 +1,67 @@
+// The HTML report's charts: wall-clock ticks on days of 23, 24 and 25 hours, and what a day chart
+// draws (price segments, gaps, negative bars, the cheapest window), rendered by Vega to SVG.
+import { describe, expect, it } from 'vitest';
+import { dayChartSpec, wallClockTicks, type DayPoint } from '../src/report/html/chartSpecs.js';
+import { renderReportPage } from '../src/report/html/reportPage.js';
+import { renderSvg } from '../src/report/html/renderSvg.js';
+
+describe('wallClockTicks', () => {
+  it.each([
+    // local date, hours elapsed at 00:00, 03:00 … 24:00 wall time
+    ['2024-03-31', [0, 2, 5, 8, 11, 14, 17, 20, 23]], // clocks forward at 01:00: 03:00 BST is 2 h after midnight
+    ['2024-10-27', [0, 4, 7, 10, 13, 16, 19, 22, 25]], // clocks back at 02:00: 03:00 GMT is 4 h after midnight
+    ['2024-06-01', [0, 3, 6, 9, 12, 15, 18, 21, 24]],
+    ['2025-03-30', [0, 2, 5, 8, 11, 14, 17, 20, 23]],
+    ['2025-10-26', [0, 4, 7, 10, 13, 16, 19, 22, 25]],
+  ])('%s', (date, hours) => {
+    const ticks = wallClockTicks(date);
+    expect(ticks.values).toEqual(hours);
+    expect(ticks.labels).toEqual(['00:00', '03:00', '06:00', '09:00', '12:00', '15:00', '18:00', '21:00', '24:00']);
+  });
+});
+
+describe('day chart', () => {
+  const points: DayPoint[] = Array.from({ length: 46 }, (_, i) => ({ period: i + 1, price: 10 + (i % 7), negative: false }));
+  points[20] = { period: 21, price: -2.5, negative: true };
+  points[21] = { period: 22, price: -1, negative: true };
+
+  it('spans the real length of the day and draws each half-hour, breaking at a missing one', () => {
+    const spec = dayChartSpec({ localDate: '2024-03-31', slotsInDay: 46, points: points.filter((p) => p.period !== 30), title: 't' }) as unknown as {
+      layer: { data: { values: { h: number; p: number | null }[] }; mark: { type: string } }[];
+    };
+    const line = spec.layer.find((l) => l.mark.type === 'line')!.data.values;
+    expect(line.at(-1)).toEqual(expect.objectContaining({ h: 23, p: points[45]!.price }));
+    expect(line.filter((v) => v.p === null)).toEqual([expect.objectContaining({ h: 14.75 })]);
+    expect(line.length).toBe(45 * 2 + 1);
+  });
+
+  it('renders negative half-hours as red bars and the cheapest window as a green band', async () => {
+    const svg = await renderSvg(dayChartSpec({ localDate: '2024-03-31', slotsInDay: 46, points, cheapest: { period: 21, slots: 4 }, title: 'Sunday' }));
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg.match(/fill="#d62728"/g)).toHaveLength(2);
+    expect(svg.match(/fill="#2ca02c"/g)).toHaveLength(1);
+    expect(svg).toContain('>03:00<');
+    expect(svg).not.toMatch(/https?:\/\//);
+    const without = await renderSvg(dayChartSpec({ localDate: '2024-03-31', slotsInDay: 46, points: points.map((p) => ({ ...p, negative: false })), title: 'Sunday' }));
+    expect(without).not.toContain('fill="#d62728"');
+    expect(without).not.toContain('fill="#2ca02c"');
+  });
+
+  it('renders the same spec to the same SVG every time', async () => {
+    const spec = dayChartSpec({ localDate: '2024-10-27', slotsInDay: 50, points: [], title: 'empty' });
+    expect(await renderSvg(spec)).toBe(await renderSvg(spec));
+  });
+});
+
+describe('report page', () => {
+  it('escapes text and holds nothing that loads from elsewhere', () => {
+    const html = renderReportPage({
+      title: 'T <&>', description: 'd', limits: 'l',
+      series: [{ id: 'a"b', heading: '<x>', facts: [['k', 'v & w']], days: [{ kind: 'day', period: '2024-01-01', svg: '<svg></svg>' }], months: [], monthsNotCharted: 3 }],
+    });
+    expect(html).toContain('<title>T &lt;&amp;&gt;</title>');
+    expect(html).toContain('id="a&quot;b"');
+    expect(html).toContain('3 older months are shown only in the all-months chart.');
+    expect(html).not.toMatch(/https?:\/\/|<script|<link/);
+  });
+});
