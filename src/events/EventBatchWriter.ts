@@ -1,6 +1,7 @@
 // Writes validated event lines to the warehouse in batches: rows go through the appender into two
 // temp staging tables as they come (nothing is held in JS), then one transaction per batch moves
-// them to events (skipping ids already stored or seen earlier in the batch) and event_rejects.
+// them to events (skipping ids already stored or seen earlier in the batch: the anti-join) and
+// event_rejects. A batch is stored whole or not at all.
 import type { DuckDBAppender } from '@duckdb/node-api';
 import type { Warehouse } from '../store/Warehouse.js';
 import type { EventError } from './EventError.js';
@@ -14,36 +15,31 @@ export interface BatchCounts {
 
 const STAGE_EVENTS = 'stage_events';
 const STAGE_REJECTS = 'stage_event_rejects';
+const NONE: BatchCounts = { accepted: 0, duplicates: 0, rejected: 0 };
 
 export class EventBatchWriter {
-  private events!: DuckDBAppender;
-  private rejects!: DuckDBAppender;
-  private appending = false;
-  private staged = { events: 0, rejects: 0, bytes: 0 };
+  private events: DuckDBAppender | undefined;
+  private rejects: DuckDBAppender | undefined;
+  private staged = { events: 0, rejects: 0, chars: 0 };
 
   private constructor(
     private readonly warehouse: Warehouse,
     private readonly params: { source: string; loaded_at: string },
   ) {}
 
-  /** Creates the staging tables (temp: per connection, never written to the file). */
   static async open(warehouse: Warehouse, source: string, loadedAt: Date): Promise<EventBatchWriter> {
-    await warehouse.run(`CREATE OR REPLACE TEMP TABLE ${STAGE_EVENTS} (
-      line BIGINT, id VARCHAR, event_id VARCHAR, event_type VARCHAR, payload_version VARCHAR,
-      occurred_at VARCHAR, payload VARCHAR)`);
-    await warehouse.run(`CREATE OR REPLACE TEMP TABLE ${STAGE_REJECTS} (line BIGINT, raw VARCHAR, errors VARCHAR)`);
     const writer = new EventBatchWriter(warehouse, { source, loaded_at: loadedAt.toISOString() });
-    await writer.openAppenders();
+    await writer.startBatch();
     return writer;
   }
 
   /** Lines staged since the last flush, and their size in UTF-16 code units (a memory guide). */
   get pending(): { lines: number; chars: number } {
-    return { lines: this.staged.events + this.staged.rejects, chars: this.staged.bytes };
+    return { lines: this.staged.events + this.staged.rejects, chars: this.staged.chars };
   }
 
   addEvent(line: number, event: ValidEvent): void {
-    const appender = this.events;
+    const appender = this.appender(this.events);
     const payload = JSON.stringify(event.payload);
     appender.appendBigInt(BigInt(line));
     appendText(appender, event.id);
@@ -54,88 +50,105 @@ export class EventBatchWriter {
     appender.appendVarchar(payload);
     appender.endRow();
     this.staged.events++;
-    this.staged.bytes += payload.length;
+    this.staged.chars += payload.length;
   }
 
   addReject(line: number, raw: string, errors: readonly EventError[]): void {
-    const appender = this.rejects;
+    const appender = this.appender(this.rejects);
     appender.appendBigInt(BigInt(line));
     appender.appendVarchar(raw);
     appender.appendVarchar(JSON.stringify(errors));
     appender.endRow();
     this.staged.rejects++;
-    this.staged.bytes += raw.length;
+    this.staged.chars += raw.length;
   }
 
   /** Moves what is staged into the tables, all of it or (on error) none of it. */
   async flush(): Promise<BatchCounts> {
     const staged = this.staged;
-    if (staged.events + staged.rejects === 0) return { accepted: 0, duplicates: 0, rejected: 0 };
-    this.closeAppenders();
-    this.staged = { events: 0, rejects: 0, bytes: 0 };
+    if (staged.events + staged.rejects === 0) return NONE;
+    this.closeAppenders(); // flushes their last rows into staging
     const accepted = await this.warehouse.transaction(async () => {
       const inserted = staged.events > 0 ? await this.insertEvents() : 0;
       if (staged.rejects > 0) await this.insertRejects();
-      await this.warehouse.run(`DELETE FROM ${STAGE_EVENTS}`);
-      await this.warehouse.run(`DELETE FROM ${STAGE_REJECTS}`);
       return inserted;
     });
-    await this.openAppenders();
+    await this.startBatch();
     return { accepted, duplicates: staged.events - accepted, rejected: staged.rejects };
   }
 
-  /** Flushes what is left and closes the appenders. */
+  /** Stores what is left and closes the appenders. */
   async close(): Promise<BatchCounts> {
     const counts = await this.flush();
     this.closeAppenders();
     return counts;
   }
 
-  /** Closes the appenders without storing what is staged (after a failure). */
+  /** After a failure: closes the appenders, dropping what is staged. */
   discard(): void {
     try {
       this.closeAppenders();
     } catch {
-      // the appender could not flush its last rows into staging: they are thrown away anyway
+      // the rows could not reach staging: they were being dropped anyway
     }
   }
 
-  private async openAppenders(): Promise<void> {
+  private appender(appender: DuckDBAppender | undefined): DuckDBAppender {
+    if (!appender) throw new Error('EventBatchWriter: used after close()');
+    return appender;
+  }
+
+  /**
+   * Fresh staging tables (temp: per connection, never written to the file) and appenders on them.
+   * The tables are made anew for each batch: DELETE would keep the deleted rows' memory until the end.
+   */
+  private async startBatch(): Promise<void> {
+    await this.warehouse.run(`CREATE OR REPLACE TEMP TABLE ${STAGE_EVENTS} (
+      line BIGINT, id VARCHAR, event_id VARCHAR, event_type VARCHAR, payload_version VARCHAR,
+      occurred_at VARCHAR, payload VARCHAR)`);
+    await this.warehouse.run(`CREATE OR REPLACE TEMP TABLE ${STAGE_REJECTS} (line BIGINT, raw VARCHAR, errors VARCHAR)`);
     const connection = this.warehouse.connection;
     this.events = await connection.createAppender(STAGE_EVENTS, 'main', 'temp');
     this.rejects = await connection.createAppender(STAGE_REJECTS, 'main', 'temp');
-    this.appending = true;
+    this.staged = { events: 0, rejects: 0, chars: 0 };
   }
 
   private closeAppenders(): void {
-    if (!this.appending) return;
-    this.appending = false;
+    const { events, rejects } = this;
+    this.events = undefined;
+    this.rejects = undefined;
     try {
-      this.events.closeSync();
+      events?.closeSync();
     } finally {
-      this.rejects.closeSync();
+      rejects?.closeSync();
     }
   }
 
   private async insertEvents(): Promise<number> {
-    // An id is a duplicate when events holds it (earlier batches and loads: the anti-join) or an
-    // earlier line of this batch has it (the window); events without an id are always new.
     const reader = await this.warehouse.reader(`INSERT INTO events
         (id, event_id, event_type, payload_version, occurred_at, payload, loaded_at, source, line)
-      SELECT s.id, s.event_id, s.event_type, s.payload_version, CAST(s.occurred_at AS TIMESTAMPTZ),
-             CAST(s.payload AS JSON), CAST($loaded_at AS TIMESTAMPTZ), $source, s.line
-      FROM ${STAGE_EVENTS} AS s
-      WHERE s.id IS NULL OR NOT EXISTS (SELECT 1 FROM events AS e WHERE e.id = s.id)
-      QUALIFY s.id IS NULL OR row_number() OVER (PARTITION BY s.id ORDER BY s.line) = 1`, this.params);
+      WITH first_in_batch AS (
+          -- the first line of each id in the batch; lines without an id are never duplicates
+          SELECT * FROM ${STAGE_EVENTS}
+          QUALIFY id IS NULL OR row_number() OVER (PARTITION BY id ORDER BY line) = 1
+      ), fresh AS (
+          -- ids events does not hold yet, from earlier batches or loads (a null id matches nothing)
+          SELECT s.* FROM first_in_batch AS s ANTI JOIN events AS e ON e.id = s.id
+      )
+      SELECT id, event_id, event_type, payload_version, CAST(occurred_at AS TIMESTAMPTZ),
+             CAST(payload AS JSON), CAST($loaded_at AS TIMESTAMPTZ), $source, line
+      FROM fresh`, this.params);
     return Number(reader.getRowsJS()[0]?.[0] ?? 0);
   }
 
   private async insertRejects(): Promise<void> {
+    // A line rejected before (same source, line and text) is not stored again: re-loading a file
+    // does not grow the table.
     await this.warehouse.run(`INSERT INTO event_rejects (source, line, raw, errors, loaded_at)
       SELECT $source, r.line, r.raw, CAST(r.errors AS JSON), CAST($loaded_at AS TIMESTAMPTZ)
       FROM ${STAGE_REJECTS} AS r
-      WHERE NOT EXISTS (
-          SELECT 1 FROM event_rejects AS x WHERE x.source = $source AND x.line = r.line AND x.raw = r.raw)`, this.params);
+      ANTI JOIN (SELECT line, raw FROM event_rejects WHERE source = $source) AS x
+        ON x.line = r.line AND x.raw = r.raw`, this.params);
   }
 }
 

@@ -62,7 +62,7 @@ export interface LoadEventsResult {
 
 export const LOAD_DEFAULTS = {
   batchSize: 10_000,
-  batchChars: 32 * 1024 * 1024,
+  batchChars: 8 * 1024 * 1024,
   maxErrors: 1000,
   progressEvery: 100_000,
 } as const;

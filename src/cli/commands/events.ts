@@ -11,6 +11,9 @@ import { configFrom, interruptSignal, loggerFor, withDb, type CommonFlags } from
 import { render, resolveFormat, writeRows } from '../output.js';
 import { action } from '../run.js';
 
+/** DuckDB's buffer pool while loading: ample for a batch and the anti-join's hash table. */
+const LOAD_MEMORY_LIMIT = '256MB';
+
 export function register(program: Command): void {
   const events = program
     .command('events')
@@ -62,9 +65,15 @@ database, 130/143 interrupted (the batches stored are kept: re-run to continue).
       const config = configFrom(flags);
       const logger = loggerFor(config).child({ job: 'events-load' });
       const input = await openEventInput(file);
-      const warehouse = await Warehouse.open(config.db, { logger });
+      const warehouse = await Warehouse.open(config.db, { logger }).catch((error: unknown) => {
+        input.stream.destroy();
+        throw error;
+      });
       const interrupt = interruptSignal(logger);
       try {
+        // Without a limit DuckDB keeps every block it writes cached (up to 80% of RAM), so the
+        // process would grow with the file; capped, it evicts them and memory stays flat.
+        await warehouse.run(`SET memory_limit = '${LOAD_MEMORY_LIMIT}'`);
         const started = performance.now();
         const result = await loadEvents(warehouse, input.stream, {
           source: input.source,

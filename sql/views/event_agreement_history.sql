@@ -1,0 +1,79 @@
+-- event_agreement_history: what each agreement event says about each agreement it names, one row
+-- per (agreement, event), from the loaded events (table events) of every payload version of
+--   agreement.created, agreement.updated, agreement.revoked, agreement.terminated,
+--   agreement.rollover.completed (catalog A) and lifecycle.join-supplier.agreement.created (B).
+-- Fields a version lacks are null (->> of an absent key), e.g. account_number before v2.
+-- valid_from/valid_to are the payload's strings as sent: the catalogs type them `s` and do not say
+-- whether they are dates or datetimes, so no time zone is guessed here.
+-- event_agreements picks the latest value of each field from this history.
+CREATE OR REPLACE VIEW event_agreement_history AS
+WITH agreement_events AS (
+    SELECT event_type, event_id, payload, occurred_at, loaded_at, source, line
+    FROM events
+    WHERE event_type IN ('agreement.created', 'agreement.updated', 'agreement.revoked', 'agreement.terminated',
+                         'agreement.rollover.completed', 'lifecycle.join-supplier.agreement.created')
+),
+-- agreement.created|updated|revoked|terminated: one agreement each, named by agreement_id.
+-- account_number: created v1, and updated/revoked/terminated from v2 on.
+single AS (
+    SELECT CAST(payload->>'agreement_id' AS BIGINT) AS agreement_id,
+           payload->>'account_number' AS account_number,
+           payload->>'product_code' AS product_code,          -- created only
+           payload->>'valid_from' AS valid_from,              -- created only
+           CAST(NULL AS VARCHAR) AS valid_to,                 -- in no agreement.* event but rollover
+           CASE event_type
+               WHEN 'agreement.created' THEN 'created'
+               WHEN 'agreement.updated' THEN 'updated'
+               WHEN 'agreement.revoked' THEN 'revoked'
+               ELSE 'terminated'
+           END AS status,
+           1 AS position,
+           event_type, event_id, occurred_at, loaded_at, source, line
+    FROM agreement_events
+    WHERE event_type IN ('agreement.created', 'agreement.updated', 'agreement.revoked', 'agreement.terminated')
+),
+-- agreement.rollover.completed: the expiring agreement is rolled over (position 1); the agreement
+-- rolled on to starts with the new product and its own validity (position 2).
+expiring AS (
+    SELECT CAST(payload->>'expiring_agreement_id' AS BIGINT) AS agreement_id,
+           payload->>'account_number' AS account_number,
+           CAST(NULL AS VARCHAR) AS product_code,
+           CAST(NULL AS VARCHAR) AS valid_from,
+           CAST(NULL AS VARCHAR) AS valid_to,
+           'rolled_over' AS status,
+           1 AS position,
+           event_type, event_id, occurred_at, loaded_at, source, line
+    FROM agreement_events
+    WHERE event_type = 'agreement.rollover.completed'
+),
+rolled_on AS (
+    SELECT CAST(payload->>'rolled_on_to_agreement_id' AS BIGINT) AS agreement_id,
+           payload->>'account_number' AS account_number,
+           payload->'new_product'->>'code' AS product_code,
+           payload->>'rolled_on_to_agreement_valid_from' AS valid_from,
+           payload->>'rolled_on_to_agreement_valid_to' AS valid_to,
+           'created' AS status,
+           2 AS position,
+           event_type, event_id, occurred_at, loaded_at, source, line
+    FROM agreement_events
+    WHERE event_type = 'agreement.rollover.completed'
+),
+-- lifecycle.join-supplier.agreement.created: every element of agreements[] (JoinAgreement:
+-- id, valid_from, valid_to, product_code), with the account of the join; position = 1-based index.
+joined AS (
+    SELECT CAST(a.agreement->>'id' AS BIGINT) AS agreement_id,
+           e.payload->>'account_number' AS account_number,
+           a.agreement->>'product_code' AS product_code,
+           a.agreement->>'valid_from' AS valid_from,
+           a.agreement->>'valid_to' AS valid_to,
+           'created' AS status,
+           CAST(a.position AS INTEGER) AS position,
+           e.event_type, e.event_id, e.occurred_at, e.loaded_at, e.source, e.line
+    FROM agreement_events AS e,
+         unnest(CAST(e.payload->'agreements' AS JSON[])) WITH ORDINALITY AS a(agreement, position)
+    WHERE e.event_type = 'lifecycle.join-supplier.agreement.created'
+)
+SELECT * FROM single
+UNION ALL SELECT * FROM expiring
+UNION ALL SELECT * FROM rolled_on
+UNION ALL SELECT * FROM joined;
