@@ -4,6 +4,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../src/paths.js';
+import { analyticsBench } from './analyticsBench.js';
+import { eventsBench } from './eventsBench.js';
 import { ingestBench } from './ingestBench.js';
 
 const quick = process.argv.includes('--quick');
@@ -21,7 +23,7 @@ async function duckdbVersion(): Promise<string> {
 }
 
 type Section = (quick: boolean, log: (line: string) => void) => Promise<{ results: Record<string, number>; details: Record<string, unknown> }>;
-const sections: Record<string, Section> = { ingest: ingestBench };
+const sections: Record<string, Section> = { ingest: ingestBench, analytics: analyticsBench, events: eventsBench };
 
 const started = performance.now();
 const results: Record<string, number> = {};
