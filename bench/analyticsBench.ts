@@ -1,0 +1,163 @@
+// Analytics benchmarks: the project's cheapest-window-per-local-day macro against the best
+// hand-written DuckDB SQL for the same answer (checked equal) and a plain TypeScript sliding
+// window, over 10M half-hours (quick: 1M); daily statistics and negative slots likewise; and
+// the macro's time at three sizes for its growth exponent.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sandboxDataDir } from '../src/paths.js';
+import { Warehouse } from '../src/store/Warehouse.js';
+import { growthExponent, round } from './ingestBench.js';
+
+const SERIES_ROWS = 76_604;
+const SLOTS = 4; // a 2-hour window
+
+/** unit_rates with `copies` tariffs, each the real J series, clustered by tariff as ingest writes them. */
+async function buildWarehouse(file: string, copies: number): Promise<Warehouse> {
+  const w = await Warehouse.open(file);
+  const csv = join(sandboxDataDir(), 'wyvernp-agile_predictor', 'csv_agile_J_South_Eastern_England.csv');
+  await w.run(`CREATE TEMP TABLE series AS
+    SELECT CAST(timestamp AS TIMESTAMPTZ) AS valid_from, price AS value_inc_vat
+    FROM read_csv($csv, header = true, columns = {'timestamp': 'VARCHAR', 'price': 'DOUBLE'})`, { csv });
+  await w.run(`INSERT INTO unit_rates
+    WITH localised AS (
+        SELECT k, valid_from, value_inc_vat, timezone('Europe/London', valid_from) AS local_start
+        FROM series CROSS JOIN range($copies) AS r(k))
+    SELECT printf('E-1R-BENCH-%03d-A', k), 'standard', l.valid_from, l.valid_from + INTERVAL 30 MINUTE,
+           round(l.value_inc_vat / 1.05, 4), l.value_inc_vat, NULL, d.local_date, 1, l.local_start,
+           CAST((epoch(l.local_start) - epoch(l.valid_from)) / 60 AS SMALLINT),
+           CAST(epoch(l.valid_from - d.day_start) / 1800 + 1 AS SMALLINT)
+    FROM localised AS l JOIN london_days AS d ON d.local_date = CAST(l.local_start AS DATE)
+    ORDER BY k, l.valid_from`, { copies });
+  await w.checkpoint();
+  return w;
+}
+
+const tariffsOf = async (w: Warehouse) =>
+  (await w.all('SELECT DISTINCT tariff_code FROM unit_rates ORDER BY 1')).map((r) => r.tariff_code as string);
+
+const RANGE = { range_from: '2000-01-01T00:00:00Z', range_to: '2100-01-01T00:00:00Z' };
+
+/** The best hand-written SQL for the cheapest 2-hour window of each local day (ties: earliest). */
+const HANDWRITTEN_CHEAPEST = `
+  WITH w AS (
+    SELECT local_date, valid_from,
+           sum(value_inc_vat) OVER win AS s,
+           lag(valid_from, ${SLOTS - 1}) OVER win AS first_start
+    FROM unit_rates
+    WHERE tariff_code = $tariff AND rate_type = 'standard'
+    WINDOW win AS (PARTITION BY local_date ORDER BY valid_from ROWS ${SLOTS - 1} PRECEDING))
+  SELECT local_date, arg_min(first_start, (round(s, 9), first_start)) AS start, min(round(s, 9)) / ${SLOTS} AS mean_inc_vat
+  FROM w WHERE first_start = valid_from - INTERVAL ${(SLOTS - 1) * 30} MINUTE
+  GROUP BY local_date ORDER BY local_date`;
+
+const MACRO_CHEAPEST = `
+  SELECT local_date, start, mean_inc_vat
+  FROM cheapest_window_per_day($tariff, ${SLOTS}, CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ))
+  ORDER BY local_date`;
+
+async function timeAll(w: Warehouse, tariffs: string[], sql: string): Promise<{ seconds: number; rows: Record<string, unknown>[][] }> {
+  const started = performance.now();
+  const rows: Record<string, unknown>[][] = [];
+  for (const tariff of tariffs) rows.push(await w.all(sql, { tariff, ...RANGE }));
+  return { seconds: (performance.now() - started) / 1000, rows };
+}
+
+function sameAnswers(a: Record<string, unknown>[][], b: Record<string, unknown>[][]): boolean {
+  if (a.length !== b.length) return false;
+  return a.every((rows, i) => rows.length === b[i]!.length && rows.every((r, j) => {
+    const o = b[i]![j]!;
+    return r.local_date === o.local_date && r.start === o.start && Math.abs((r.mean_inc_vat as number) - (o.mean_inc_vat as number)) < 1e-9;
+  }));
+}
+
+/** The same question in plain TypeScript over rows read from DuckDB. */
+async function typescriptCheapest(w: Warehouse, tariffs: string[]): Promise<number> {
+  const started = performance.now();
+  for (const tariff of tariffs) {
+    const reader = await w.reader(`SELECT epoch_ms(valid_from) AS t, local_date, value_inc_vat FROM unit_rates
+      WHERE tariff_code = $tariff ORDER BY valid_from`, { tariff });
+    const cols = reader.getColumnsJS() as [number[], Date[], number[]];
+    const [t, day, price] = cols;
+    let best = new Map<number, { start: number; sum: number }>();
+    for (let i = SLOTS - 1; i < t.length; i++) {
+      const first = i - SLOTS + 1;
+      if (t[i]! - t[first]! !== (SLOTS - 1) * 1_800_000 || day[i]!.getTime() !== day[first]!.getTime()) continue;
+      let sum = 0;
+      for (let k = first; k <= i; k++) sum += price[k]!;
+      const key = day[i]!.getTime();
+      const current = best.get(key);
+      if (!current || sum < current.sum - 1e-9) best.set(key, { start: t[first]!, sum });
+    }
+    best = new Map();
+  }
+  return (performance.now() - started) / 1000;
+}
+
+export async function analyticsBench(quick: boolean, log: (line: string) => void): Promise<{ results: Record<string, number>; details: Record<string, unknown> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'tariffs-bench-analytics-'));
+  const results: Record<string, number> = {};
+  const details: Record<string, unknown> = {};
+  try {
+    const sizes = quick ? [3, 7, 13] : [13, 44, 131]; // × 76,604 half-hours: ~1M / ~10M at the top
+    const growth: { rows: number; seconds: number }[] = [];
+    for (const copies of sizes) {
+      const w = await buildWarehouse(join(dir, `a-${copies}.duckdb`), copies);
+      try {
+        const tariffs = await tariffsOf(w);
+        const rows = copies * SERIES_ROWS;
+        await timeAll(w, tariffs.slice(0, 1), MACRO_CHEAPEST); // warm the file cache
+        const macro = await timeAll(w, tariffs, MACRO_CHEAPEST);
+        growth.push({ rows, seconds: macro.seconds });
+        log(`cheapest 2h window per day, ${rows} half-hours: macro ${macro.seconds.toFixed(2)} s`);
+        if (copies !== sizes.at(-1)) continue;
+        const hand = await timeAll(w, tariffs, HANDWRITTEN_CHEAPEST);
+        const macroAgain = await timeAll(w, tariffs, MACRO_CHEAPEST);
+        const handAgain = await timeAll(w, tariffs, HANDWRITTEN_CHEAPEST);
+        if (!sameAnswers(macro.rows, hand.rows)) throw new Error('the macro and the hand-written SQL disagree');
+        const macroBest = Math.min(macro.seconds, macroAgain.seconds);
+        const handBest = Math.min(hand.seconds, handAgain.seconds);
+        results.cheapest_vs_handwritten_ratio = round(macroBest / handBest);
+        const ts = await typescriptCheapest(w, tariffs);
+        details.cheapest = {
+          rows, tariffs: tariffs.length, macro_seconds: round(macroBest), handwritten_seconds: round(handBest),
+          typescript_seconds: round(ts), answers_equal: true, days: macro.rows.reduce((s, r) => s + r.length, 0),
+        };
+        log(`macro ${macroBest.toFixed(2)} s vs hand-written ${handBest.toFixed(2)} s vs TypeScript ${ts.toFixed(2)} s`);
+        Object.assign(results, await statsBench(w, tariffs, details, log));
+      } finally {
+        w.close();
+      }
+    }
+    results.cheapest_growth_exponent = round(growthExponent(growth));
+    details.cheapest_growth = growth;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { results, details };
+}
+
+/** daily_stats and negative_slots views against hand-written SQL over the whole table. */
+async function statsBench(w: Warehouse, tariffs: string[], details: Record<string, unknown>, log: (line: string) => void): Promise<Record<string, number>> {
+  const time = async (sql: string) => {
+    let best = Infinity;
+    let n = 0;
+    for (let k = 0; k < 2; k++) {
+      const started = performance.now();
+      n = Number((await w.one(`SELECT count(*) AS n FROM (${sql})`))!.n);
+      best = Math.min(best, (performance.now() - started) / 1000);
+    }
+    return { seconds: best, rows: n };
+  };
+  const daily = await time(`SELECT tariff_code, local_date, slots, min_inc_vat, max_inc_vat, mean_inc_vat, median_inc_vat, negative_slots FROM daily_stats`);
+  const dailyHand = await time(`SELECT tariff_code, local_date, count(*) AS slots, min(value_inc_vat), max(value_inc_vat), avg(value_inc_vat),
+      median(value_inc_vat), count(*) FILTER (WHERE value_inc_vat < 0) FROM unit_rates GROUP BY ALL`);
+  const negative = await time(`SELECT * FROM negative_slots`);
+  const negativeHand = await time(`SELECT tariff_code, valid_from, valid_to, local_start, value_inc_vat, value_exc_vat FROM unit_rates WHERE value_inc_vat < 0`);
+  details.stats = { tariffs: tariffs.length, daily, daily_handwritten: dailyHand, negative, negative_handwritten: negativeHand };
+  log(`daily_stats ${daily.seconds.toFixed(2)} s (hand-written ${dailyHand.seconds.toFixed(2)} s); negative_slots ${negative.seconds.toFixed(2)} s (hand-written ${negativeHand.seconds.toFixed(2)} s)`);
+  return {
+    daily_stats_vs_handwritten_ratio: round(daily.seconds / dailyHand.seconds),
+    negative_slots_vs_handwritten_ratio: round(negative.seconds / negativeHand.seconds),
+  };
+}
