@@ -13,7 +13,7 @@ const SERIES_ROWS = 76_604;
 const SLOTS = 4; // a 2-hour window
 
 /** unit_rates with `copies` tariffs, each the real J series, clustered by tariff as ingest writes them. */
-async function buildWarehouse(file: string, copies: number): Promise<Warehouse> {
+export async function buildWarehouse(file: string, copies: number): Promise<Warehouse> {
   const w = await Warehouse.open(file);
   const csv = join(sandboxDataDir(), 'wyvernp-agile_predictor', 'csv_agile_J_South_Eastern_England.csv');
   await w.run(`CREATE TEMP TABLE series AS

@@ -136,6 +136,31 @@ describe('idempotence and incrementality', () => {
   });
 });
 
+describe('long rates', () => {
+  it('an open-ended rate later closed and followed by a new one: rate_slots follows', async () => {
+    const db = tmp.file('fixed.duckdb');
+    const code = 'E-1R-FIXED-24-01-01-A';
+    const rate = (from: string, to: string | null, price: number) => ({
+      valid_from: from, valid_to: to, value_exc_vat: price, value_inc_vat: price * 1.05, payment_method: 'DIRECT_DEBIT',
+    });
+    sandbox.addTariff({ tariffCode: code, rates: [rate('2024-01-01T00:00:00Z', null, 20)] });
+    await ingest(db, sandbox.baseUrl, { tariffs: [code], from: new Date('2024-01-01T00:00:00Z'), noProducts: true });
+    const open = await query(db, `SELECT count(*) AS n, count(DISTINCT value_exc_vat) AS prices FROM rate_slots WHERE tariff_code = '${code}'`);
+    expect(open[0]!.prices).toBe(1);
+    expect(open[0]!.n).toBeGreaterThan(48 * 365 * 2); // 2024 → three days past today
+    sandbox.addTariff({ tariffCode: code, rates: [rate('2024-01-01T00:00:00Z', '2024-01-02T00:00:00Z', 20), rate('2024-01-02T00:00:00Z', '2024-01-03T00:00:00Z', 10)] });
+    const summary = await ingest(db, sandbox.baseUrl, { tariffs: [code], from: new Date('2024-01-01T00:00:00Z'), noProducts: true });
+    expect(summary).toMatchObject({ inserted: 1, updated: 1 });
+    const closed = await query(db, `SELECT value_exc_vat, count(*) AS n, min(slot_start) AS first, max(slot_start) AS last
+      FROM rate_slots WHERE tariff_code = '${code}' GROUP BY 1 ORDER BY 1`);
+    expect(closed).toEqual([
+      { value_exc_vat: 10, n: 48, first: '2024-01-02T00:00:00Z', last: '2024-01-02T23:30:00Z' },
+      { value_exc_vat: 20, n: 48, first: '2024-01-01T00:00:00Z', last: '2024-01-01T23:30:00Z' },
+    ]);
+    expect(await query(db, `SELECT * FROM unit_rate_revisions WHERE tariff_code = '${code}'`)).toHaveLength(1);
+  });
+});
+
 describe('accounts', () => {
   it("ingests the agreements' tariffs over their own periods with the sandbox key", async () => {
     const db = tmp.file('account.duckdb');

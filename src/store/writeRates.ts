@@ -98,6 +98,7 @@ async function mergeStaged(warehouse: Warehouse, batch: RateBatch): Promise<Writ
   if (!bounds.overlaps) {
     // A batch beyond everything stored (a backfill's usual case): nothing to compare, insert it all.
     await warehouse.run(`INSERT INTO ${table} SELECT ${insertColumns(unit)} FROM stage_batch AS s`, params);
+    if (unit) await syncLongRates(warehouse, params);
     return { inserted: total, updated: 0, unchanged: 0 };
   }
   const span = { ...params, lo: bounds.lo as string, hi: bounds.hi as string };
@@ -134,7 +135,19 @@ async function mergeStaged(warehouse: Warehouse, batch: RateBatch): Promise<Writ
           AND coalesce(u.payment_method, '') = s.pm_key
           AND u.valid_from BETWEEN CAST($lo AS TIMESTAMPTZ) AND CAST($hi AS TIMESTAMPTZ))`, span);
   const insertedCount = Number(inserted.getRowsJS()[0]?.[0] ?? 0);
+  if (unit) await syncLongRates(warehouse, params);
   return { inserted: insertedCount, updated, unchanged: total - insertedCount - updated };
+}
+
+/** Mirrors the batch's rates into long_unit_rates: those longer than a half-hour or open-ended. */
+async function syncLongRates(warehouse: Warehouse, params: Record<string, string | number>): Promise<void> {
+  await warehouse.run(`DELETE FROM long_unit_rates
+    WHERE tariff_code = $tariff AND rate_type = $rate_type
+      AND (valid_from, coalesce(payment_method, '')) IN (SELECT valid_from, pm_key FROM stage_batch)`, params);
+  await warehouse.run(`INSERT INTO long_unit_rates
+    SELECT $tariff, $rate_type, valid_from, valid_to, value_exc_vat, value_inc_vat, payment_method
+    FROM stage_batch
+    WHERE valid_to IS NULL OR valid_to <> valid_from + INTERVAL 30 MINUTE`, params);
 }
 
 function insertColumns(unit: boolean): string {
