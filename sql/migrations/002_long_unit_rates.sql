@@ -14,4 +14,4 @@ CREATE TABLE long_unit_rates (
 INSERT INTO long_unit_rates
 SELECT tariff_code, rate_type, valid_from, valid_to, value_exc_vat, value_inc_vat, payment_method
 FROM unit_rates
-WHERE valid_to IS NULL OR valid_to <> valid_from + INTERVAL 30 MINUTE;
+WHERE valid_to IS NULL OR epoch_us(valid_to) - epoch_us(valid_from) <> 1800000000;

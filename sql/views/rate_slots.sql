@@ -1,7 +1,9 @@
 -- rate_slots: one row per half-hour per tariff (and rate type and payment method), in UTC with its
 -- Europe/London day, wall time, offset and settlement period (1..46/48/50).
--- Half-hourly rates are a projection of unit_rates; longer rates (fixed, day/night) are expanded
--- to their half-hours, open-ended ones up to three days past today (the bounded horizon).
+-- Half-hourly rates are a projection of unit_rates; longer rates (fixed, day/night; kept also in
+-- the small long_unit_rates, so unit_rates is scanned once) are expanded to their half-hours,
+-- open-ended ones up to three days past today (the bounded horizon). Durations are compared as
+-- epoch microseconds: adding an INTERVAL to every row costs as much as the scan itself.
 CREATE OR REPLACE VIEW rate_slots AS
 WITH half_hourly AS (
     SELECT tariff_code, rate_type, payment_method,
@@ -9,7 +11,7 @@ WITH half_hourly AS (
            local_date, local_start, utc_offset_minutes, settlement_period,
            value_exc_vat, value_inc_vat
     FROM unit_rates
-    WHERE valid_to = valid_from + INTERVAL 30 MINUTE
+    WHERE epoch_us(valid_to) - epoch_us(valid_from) = 1800000000
 ),
 long_rates AS (
     SELECT tariff_code, rate_type, payment_method, value_exc_vat, value_inc_vat,
@@ -18,8 +20,7 @@ long_rates AS (
                coalesce(valid_to, greatest(valid_from + INTERVAL 30 MINUTE,
                                            date_trunc('day', now()) + INTERVAL 3 DAY)) - INTERVAL 30 MINUTE,
                INTERVAL 30 MINUTE)) AS slot_start
-    FROM unit_rates
-    WHERE valid_to IS NULL OR valid_to <> valid_from + INTERVAL 30 MINUTE
+    FROM long_unit_rates
 ),
 long_local AS (
     SELECT *, timezone('Europe/London', slot_start) AS local_start

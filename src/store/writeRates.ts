@@ -147,7 +147,7 @@ async function syncLongRates(warehouse: Warehouse, params: Record<string, string
   await warehouse.run(`INSERT INTO long_unit_rates
     SELECT $tariff, $rate_type, valid_from, valid_to, value_exc_vat, value_inc_vat, payment_method
     FROM stage_batch
-    WHERE valid_to IS NULL OR valid_to <> valid_from + INTERVAL 30 MINUTE`, params);
+    WHERE valid_to IS NULL OR epoch_us(valid_to) - epoch_us(valid_from) <> 1800000000`, params);
 }
 
 function insertColumns(unit: boolean): string {
