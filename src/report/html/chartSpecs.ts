@@ -30,7 +30,8 @@ export interface DayChartInput {
   /** The cheapest window: first period and number of half-hours. */
   cheapest?: { period: number; slots: number };
   title: string;
-  subtitle?: string;
+  /** One string per line (a long single line would widen the chart). */
+  subtitle?: string | string[];
 }
 
 export interface MonthDay {
@@ -48,7 +49,8 @@ export interface MonthChartInput {
   daysInMonth: number;
   days: MonthDay[];
   title: string;
-  subtitle?: string;
+  /** One string per line (a long single line would widen the chart). */
+  subtitle?: string | string[];
 }
 
 export interface HistoryMonth {
@@ -63,7 +65,8 @@ export interface HistoryMonth {
 export interface HistoryChartInput {
   months: HistoryMonth[];
   title: string;
-  subtitle?: string;
+  /** One string per line (a long single line would widen the chart). */
+  subtitle?: string | string[];
 }
 
 /**
@@ -102,7 +105,7 @@ function baseConfig() {
   };
 }
 
-function titleOf(title: string, subtitle: string | undefined) {
+function titleOf(title: string, subtitle: string | string[] | undefined) {
   return subtitle === undefined ? { text: title } : { text: title, subtitle };
 }
 
