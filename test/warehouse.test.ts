@@ -56,6 +56,20 @@ describe('backfill', () => {
     expect(wrongDays).toEqual([]);
   });
 
+  it("data test: the stored local fields agree with DuckDB's own time-zone conversion for every row", async () => {
+    // the ingest derives them by arithmetic on london_days; ICU is the independent reference
+    const wrong = await query(clean, `SELECT tariff_code, valid_from, local_date, local_start, utc_offset_minutes
+      FROM unit_rates AS u
+      WHERE local_start <> timezone('Europe/London', valid_from)
+         OR local_date <> CAST(timezone('Europe/London', valid_from) AS DATE)
+         OR utc_offset_minutes <> CAST((epoch(timezone('Europe/London', valid_from)) - epoch(valid_from)) / 60 AS INTEGER)
+         OR settlement_period <> (SELECT CAST(epoch(u.valid_from - d.day_start) / 1800 + 1 AS INTEGER)
+                                  FROM london_days AS d WHERE d.local_date = CAST(timezone('Europe/London', u.valid_from) AS DATE))
+      LIMIT 5`);
+    expect(wrong).toEqual([]);
+    expect((await query(clean, 'SELECT count(*) AS n FROM unit_rates'))[0]!.n).toBeGreaterThan(150_000);
+  });
+
   it('clock-change days have 46 and 50 half-hours, numbered without gaps', async () => {
     const days = await query(clean, `SELECT local_date, count(*) AS slots, max(settlement_period) AS last_sp,
         count(DISTINCT settlement_period) AS distinct_sp

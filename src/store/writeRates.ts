@@ -28,15 +28,16 @@ const STAGE = 'stage_rates';
 /** Creates the per-connection staging table (temp: never written to the file). */
 export async function prepareStaging(warehouse: Warehouse): Promise<void> {
   await warehouse.run(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE} (
-    seq INTEGER, valid_from VARCHAR, valid_to VARCHAR, value_exc_vat DOUBLE, value_inc_vat DOUBLE, payment_method VARCHAR)`);
+    valid_from VARCHAR, valid_to VARCHAR, value_exc_vat DOUBLE, value_inc_vat DOUBLE, payment_method VARCHAR)`);
 }
 
 export async function writeRateBatch(warehouse: Warehouse, batch: RateBatch): Promise<WriteCounts> {
   await warehouse.run(`DELETE FROM ${STAGE}`);
-  if (batch.rates.length > 0) {
+  const rates = dedupe(batch.rates);
+  if (rates.length > 0) {
     const appender = await warehouse.connection.createAppender(STAGE, 'main', 'temp');
     try {
-      appendRates(appender, batch.rates);
+      appendRates(appender, rates);
     } finally {
       appender.closeSync();
     }
@@ -48,10 +49,20 @@ export async function writeRateBatch(warehouse: Warehouse, batch: RateBatch): Pr
   });
 }
 
+/** One record per (valid_from, payment_method); the last one seen wins. Usually a no-op. */
+export function dedupe(rates: UnitRate[]): UnitRate[] {
+  const last = new Map<string, number>();
+  for (let i = 0; i < rates.length; i++) {
+    const r = rates[i]!;
+    last.set(`${r.valid_from}|${r.payment_method ?? ''}`, i);
+  }
+  if (last.size === rates.length) return rates;
+  return [...last.values()].sort((a, b) => a - b).map((i) => rates[i]!);
+}
+
 function appendRates(appender: DuckDBAppender, rates: UnitRate[]): void {
   for (let i = 0; i < rates.length; i++) {
     const r = rates[i]!;
-    appender.appendInteger(i);
     appender.appendVarchar(r.valid_from);
     if (r.valid_to == null) appender.appendNull();
     else appender.appendVarchar(r.valid_to);
@@ -69,25 +80,34 @@ async function mergeStaged(warehouse: Warehouse, batch: RateBatch): Promise<Writ
   const rateType = unit ? batch.kind : 'standing_charge';
   const typeMatch = unit ? 'AND u.rate_type = $rate_type' : '';
   const params = { tariff: batch.tariffCode, rate_type: rateType, run: batch.runId };
-  // Dedupe (the last record seen wins) and derive the Europe/London view of valid_from once.
+  // The Europe/London view of valid_from, by arithmetic on london_days: d1 is the UTC date an
+  // hour later (the local date is d1, or the day before when the instant precedes d1's start,
+  // which happens only in GMT), and the offset is the day's, switched at its clock change.
   await warehouse.run(`CREATE OR REPLACE TEMP TABLE stage_batch AS
     WITH typed AS (
-        SELECT seq, CAST(valid_from AS TIMESTAMPTZ) AS valid_from, CAST(valid_to AS TIMESTAMPTZ) AS valid_to,
+        SELECT CAST(valid_from AS TIMESTAMPTZ) AS valid_from, CAST(valid_to AS TIMESTAMPTZ) AS valid_to,
                value_exc_vat, value_inc_vat, payment_method
         FROM ${STAGE}
-    ), deduped AS (
-        SELECT * FROM typed
-        QUALIFY row_number() OVER (PARTITION BY valid_from, coalesce(payment_method, '') ORDER BY seq DESC) = 1
-    ), localised AS (
-        SELECT *, timezone('Europe/London', valid_from) AS local_start FROM deduped
+    ), keyed AS (
+        SELECT *, epoch_us(valid_from) AS us,
+               DATE '1970-01-01' + CAST((epoch_us(valid_from) // 1000000 + 3600) // 86400 AS INTEGER) AS d1
+        FROM typed
+    ), placed AS (
+        SELECT k.*, k.valid_from >= d.day_start AS same_day, d.day_start, d.prev_day_start,
+               CASE WHEN k.valid_from < d.day_start THEN 0
+                    WHEN d.change_at IS NOT NULL AND k.valid_from >= d.change_at THEN d.end_offset_minutes
+                    ELSE d.start_offset_minutes END AS offset_minutes
+        FROM keyed AS k
+        JOIN london_days AS d ON d.local_date = k.d1
     )
-    SELECT d.valid_from, d.valid_to, d.value_exc_vat, d.value_inc_vat, d.payment_method,
-           coalesce(d.payment_method, '') AS pm_key,
-           ld.local_date, d.local_start,
-           CAST((epoch(d.local_start) - epoch(d.valid_from)) / 60 AS SMALLINT) AS utc_offset_minutes,
-           CAST(epoch(d.valid_from - ld.day_start) / 1800 + 1 AS SMALLINT) AS settlement_period
-    FROM localised AS d
-    JOIN london_days AS ld ON ld.local_date = CAST(d.local_start AS DATE)`);
+    SELECT valid_from, valid_to, value_exc_vat, value_inc_vat, payment_method,
+           coalesce(payment_method, '') AS pm_key,
+           CASE WHEN same_day THEN d1 ELSE d1 - 1 END AS local_date,
+           make_timestamp(us + offset_minutes * 60000000::BIGINT) AS local_start,
+           CAST(offset_minutes AS SMALLINT) AS utc_offset_minutes,
+           CAST((us - epoch_us(CASE WHEN same_day THEN day_start ELSE prev_day_start END)) // 1800000000 + 1 AS SMALLINT)
+             AS settlement_period
+    FROM placed`);
   const bounds = (await warehouse.one(`SELECT min(s.valid_from) AS lo, max(s.valid_from) AS hi, count(*) AS n,
         -- can this batch meet stored rows? only inside the stored span the cursor records
         coalesce(bool_or(s.valid_from BETWEEN c.earliest_valid_from AND c.latest_valid_from), false) AS overlaps
