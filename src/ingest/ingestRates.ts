@@ -15,8 +15,9 @@ import { prepareStaging, writeRateBatch, type RateKind, type WriteCounts } from 
 import type { IngestTarget } from './resolveTargets.js';
 
 const HALF_HOUR_MS = 30 * 60_000;
-/** 12 pages of 1500 half-hours: a full chunk of a half-hourly tariff is exactly 12 requests. */
-export const DEFAULT_CHUNK_SLOTS = 18_000;
+/** 6 pages of 1500 half-hours: a full chunk of a half-hourly tariff is exactly 6 requests —
+ *  small enough to spread a few tariffs over the workers, large enough to keep commits few. */
+export const DEFAULT_CHUNK_SLOTS = 9_000;
 /** Fetched batches waiting for the writer, at most (bounds memory). */
 const MAX_QUEUED = 2;
 
