@@ -1,5 +1,6 @@
 // Every command of the CLI, in the order `tariffs --help` lists them.
 import type { Command } from 'commander';
+import { register as analytics } from './analytics.js';
 import { register as events } from './events.js';
 import { register as ingest } from './ingest.js';
 import { register as run } from './run.js';
@@ -10,4 +11,4 @@ import { register as status } from './status.js';
 
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [ingest, sql, events, sandbox, schedule, run, status];
+export const commands: Register[] = [ingest, sql, analytics, events, sandbox, schedule, run, status];

@@ -1,0 +1,48 @@
+-- gaps: half-hours missing from half-hourly series (Agile-style rates valid for exactly 30
+-- minutes), per series and Europe/London local day, between the series' first stored half-hour
+-- and the end of its last one (so a series that starts or stops mid-day is not a gap there).
+-- Longer rates (fixed, day/night) are left out: rate_slots expands them, they have no half-hours
+-- of their own to miss. Zero rows = no gaps.
+-- source → per_day, spans → expected (each day of the span, clipped to it) → final.
+CREATE OR REPLACE VIEW gaps AS
+WITH source AS (
+    SELECT tariff_code, payment_method, rate_type, local_date, valid_from
+    FROM unit_rates
+    WHERE epoch_us(valid_to) - epoch_us(valid_from) = 1800000000
+),
+per_day AS (
+    SELECT tariff_code, payment_method, rate_type, local_date, count(*) AS slots
+    FROM source
+    GROUP BY tariff_code, payment_method, rate_type, local_date
+),
+spans AS (
+    SELECT tariff_code, payment_method, rate_type,
+           min(valid_from) AS first_start,
+           max(valid_from) + INTERVAL 30 MINUTE AS last_end
+    FROM source
+    GROUP BY tariff_code, payment_method, rate_type
+),
+expected AS (
+    SELECT s.tariff_code, s.payment_method, s.rate_type, d.local_date, d.slots AS day_slots,
+           CAST(epoch(least(d.day_end, s.last_end) - greatest(d.day_start, s.first_start)) // 1800 AS INTEGER) AS expected_slots
+    FROM spans AS s
+    JOIN london_days AS d ON d.day_end > s.first_start AND d.day_start < s.last_end
+)
+SELECT
+    -- series and day
+    e.tariff_code,
+    e.payment_method,
+    e.rate_type,
+    e.local_date,
+    -- half-hours: the day's (46/48/50), expected within the series' span, stored, missing
+    e.day_slots,
+    e.expected_slots,
+    CAST(coalesce(p.slots, 0) AS INTEGER) AS slots,
+    e.expected_slots - CAST(coalesce(p.slots, 0) AS INTEGER) AS missing_slots
+FROM expected AS e
+LEFT JOIN per_day AS p
+       ON p.tariff_code = e.tariff_code
+      AND p.payment_method IS NOT DISTINCT FROM e.payment_method
+      AND p.rate_type = e.rate_type
+      AND p.local_date = e.local_date
+WHERE e.expected_slots > coalesce(p.slots, 0);

@@ -1,0 +1,85 @@
+// The cheapest run of contiguous half-hours of a tariff: over a whole range, per Europe/London
+// local day, or per occurrence of a daily local time band. Runs the cheapest_window* macros of
+// sql/macros with bound parameters; the SQL is the one an analyst would type.
+import { UsageError } from '../errors.js';
+import type { Warehouse } from '../store/Warehouse.js';
+import { checkRange, rangeParams, type Range } from './range.js';
+import { requireData } from './requireData.js';
+
+export interface CheapestWindowsRequest extends Range {
+  tariff: string;
+  /** Length of the window in half-hours (≥ 1). */
+  slots: number;
+  /** One window per local day, lying inside that day. */
+  perDay?: boolean;
+  /**
+   * One window per occurrence of this daily band of local wall-clock time (minutes after local
+   * midnight, start inclusive, end exclusive; end ≤ start crosses midnight and the occurrence
+   * belongs to the local date it starts on). Takes precedence over perDay.
+   */
+  band?: { startMinutes: number; endMinutes: number };
+  /** Break ties in favour of the latest window instead of the earliest. */
+  latest?: boolean;
+  /** No half-hour of the window may cost more than this, p/kWh inc VAT. */
+  maxPrice?: number;
+}
+
+export interface WindowRow {
+  tariff_code: string;
+  payment_method: string | null;
+  rate_type: string;
+  /** Per-day: the local day; band: the local date the band's occurrence starts on. */
+  local_date?: string;
+  /** UTC, `...Z`. */
+  start: string;
+  end: string;
+  /** Europe/London wall time with offset, e.g. `2024-10-27T01:30:00+00:00`. */
+  local_start: string;
+  local_end: string;
+  slots: number;
+  mean_inc_vat: number;
+  mean_exc_vat: number;
+}
+
+/**
+ * Per series of the tariff (payment method, rate type): the cheapest window, or one per local day
+ * or band occurrence. Windows lie inside [from, to) and never span a missing half-hour. Empty when
+ * the tariff has prices in the range but no window qualifies; NoDataError when it has none.
+ */
+export async function cheapestWindows(warehouse: Warehouse, request: CheapestWindowsRequest): Promise<WindowRow[]> {
+  checkRequest(request);
+  const params = {
+    tariff: request.tariff,
+    slots: request.slots,
+    latest: request.latest ?? false,
+    max_price: request.maxPrice ?? null,
+    band_start: request.band?.startMinutes ?? null,
+    band_end: request.band?.endMinutes ?? null,
+    ...rangeParams(request),
+  };
+  const range = 'CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ)';
+  const options = 'latest := $latest, max_price := CAST($max_price AS DOUBLE)';
+  const call = request.band
+    ? `cheapest_window_in_band($tariff, CAST($slots AS INTEGER), CAST($band_start AS INTEGER), CAST($band_end AS INTEGER), ${range}, ${options})`
+    : `${request.perDay ? 'cheapest_window_per_day' : 'cheapest_window'}($tariff, CAST($slots AS INTEGER), ${range}, ${options})`;
+  const rows = (await warehouse.all(`SELECT * FROM ${call}`, params)) as unknown as WindowRow[];
+  if (rows.length === 0) await requireData(warehouse, request.tariff, request);
+  return rows;
+}
+
+function checkRequest(request: CheapestWindowsRequest): void {
+  if (!Number.isInteger(request.slots) || request.slots < 1) {
+    throw new UsageError(`the window must be a positive number of half-hours, got ${request.slots}`);
+  }
+  if (request.maxPrice !== undefined && !Number.isFinite(request.maxPrice)) {
+    throw new UsageError(`--max-price: not a number: ${request.maxPrice}`);
+  }
+  const band = request.band;
+  if (band) {
+    const ok = (m: number, max: number) => Number.isInteger(m) && m >= 0 && m <= max;
+    if (!ok(band.startMinutes, 1439) || !ok(band.endMinutes, 1440)) {
+      throw new UsageError(`--between: band minutes must be 0-1439 and 0-1440, got ${band.startMinutes}-${band.endMinutes}`);
+    }
+  }
+  checkRange(request);
+}

@@ -1,0 +1,14 @@
+// Public API of src/analytics: the questions asked of half-hourly prices, each answered by running
+// a view or macro of sql/ with bound parameters. The CLI, exports and the demo call these.
+export { cheapestSlots, type CheapestSlotsRequest, type SlotRow } from './cheapestSlots.js';
+export { cheapestWindows, type CheapestWindowsRequest, type WindowRow } from './cheapestWindows.js';
+export { dailyStats, type DailyStatsRequest, type DailyStatsRow } from './dailyStats.js';
+export { gaps, type GapRow, type GapsRequest } from './gaps.js';
+export { localDaysIn } from './localDays.js';
+export { monthlyStats, type MonthlyStatsRequest, type MonthlyStatsRow } from './monthlyStats.js';
+export { negativeRuns, type NegativeRunRow, type NegativeRunsRequest } from './negativeRuns.js';
+export { negativeSlots, type NegativeSlotRow, type NegativeSlotsRequest } from './negativeSlots.js';
+export { parseDuration } from './parseDuration.js';
+export type { Range } from './range.js';
+export { regionComparison, type RegionComparisonRequest, type RegionComparisonRow } from './regionComparison.js';
+export { requireData } from './requireData.js';

@@ -1,0 +1,39 @@
+// Contiguous stretches of negative prices: the negative_runs view of sql/views, the runs that
+// overlap a range (each shown whole).
+import type { Warehouse } from '../store/Warehouse.js';
+import { checkRange, rangeParams, type Range } from './range.js';
+import { requireData } from './requireData.js';
+
+export interface NegativeRunsRequest extends Range {
+  tariff?: string;
+}
+
+export interface NegativeRunRow {
+  tariff_code: string;
+  payment_method: string | null;
+  rate_type: string;
+  start: string;
+  end: string;
+  /** Local date of the run's start. */
+  local_date: string;
+  local_start: string;
+  local_end: string;
+  slots: number;
+  min_inc_vat: number;
+  mean_inc_vat: number;
+  mean_exc_vat: number;
+}
+
+export async function negativeRuns(warehouse: Warehouse, request: NegativeRunsRequest = {}): Promise<NegativeRunRow[]> {
+  checkRange(request);
+  const rows = (await warehouse.all(`
+    SELECT * FROM negative_runs
+    WHERE ($tariff IS NULL OR tariff_code = $tariff)
+      AND "end" > coalesce(CAST($from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
+      AND start < coalesce(CAST($to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')
+    ORDER BY tariff_code, payment_method NULLS FIRST, rate_type, start`,
+    { tariff: request.tariff ?? null, ...rangeParams(request) },
+  )) as unknown as NegativeRunRow[];
+  if (rows.length === 0) await requireData(warehouse, request.tariff, request);
+  return rows;
+}

@@ -1,0 +1,42 @@
+// When the price was negative: the half-hours of the negative_slots view of sql/views inside a
+// range, with their Europe/London wall times.
+import type { Warehouse } from '../store/Warehouse.js';
+import { checkRange, rangeParams, type Range } from './range.js';
+import { requireData } from './requireData.js';
+
+export interface NegativeSlotsRequest extends Range {
+  tariff?: string;
+}
+
+export interface NegativeSlotRow {
+  tariff_code: string;
+  payment_method: string | null;
+  rate_type: string;
+  local_date: string;
+  settlement_period: number;
+  start: string;
+  end: string;
+  local_start: string;
+  local_end: string;
+  value_inc_vat: number;
+  value_exc_vat: number;
+}
+
+/** Negative half-hours inside [from, to), in time order; empty if none, NoDataError if no prices at all. */
+export async function negativeSlots(warehouse: Warehouse, request: NegativeSlotsRequest = {}): Promise<NegativeSlotRow[]> {
+  checkRange(request);
+  const rows = (await warehouse.all(`
+    SELECT tariff_code, payment_method, rate_type, local_date, settlement_period,
+           slot_start AS start, slot_end AS "end",
+           london_iso(slot_start) AS local_start, london_iso(slot_end) AS local_end,
+           value_inc_vat, value_exc_vat
+    FROM negative_slots
+    WHERE ($tariff IS NULL OR tariff_code = $tariff)
+      AND slot_start >= coalesce(CAST($from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
+      AND slot_end <= coalesce(CAST($to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')
+    ORDER BY tariff_code, payment_method NULLS FIRST, rate_type, slot_start`,
+    { tariff: request.tariff ?? null, ...rangeParams(request) },
+  )) as unknown as NegativeSlotRow[];
+  if (rows.length === 0) await requireData(warehouse, request.tariff, request);
+  return rows;
+}

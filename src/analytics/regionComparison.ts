@@ -1,0 +1,41 @@
+// A product's tariffs region by region over a range: the region_comparison macro of sql/macros.
+import { NoDataError } from '../errors.js';
+import type { Warehouse } from '../store/Warehouse.js';
+import { checkRange, describeRange, rangeParams, type Range } from './range.js';
+
+export interface RegionComparisonRequest extends Range {
+  product: string;
+}
+
+export interface RegionComparisonRow {
+  product_code: string;
+  region: string;
+  tariff_code: string;
+  payment_method: string | null;
+  rate_type: string;
+  first_start: string;
+  last_end: string;
+  days: number;
+  slots: number;
+  min_inc_vat: number;
+  max_inc_vat: number;
+  mean_inc_vat: number;
+  median_inc_vat: number;
+  negative_slots: number;
+  peak_mean_inc_vat: number | null;
+  mean_exc_vat: number;
+  /** 1 = the cheapest mean among the product's tariffs with the same payment method and rate type. */
+  mean_rank: number;
+}
+
+export async function regionComparison(warehouse: Warehouse, request: RegionComparisonRequest): Promise<RegionComparisonRow[]> {
+  checkRange(request);
+  const rows = (await warehouse.all(
+    `SELECT * FROM region_comparison($product, CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ))`,
+    { product: request.product, ...rangeParams(request) },
+  )) as unknown as RegionComparisonRow[];
+  if (rows.length === 0) {
+    throw new NoDataError(`no prices stored for any tariff of product ${request.product} ${describeRange(request)}`);
+  }
+  return rows;
+}

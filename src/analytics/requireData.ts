@@ -1,0 +1,23 @@
+// Tells "nothing there" apart from "nothing qualifies": called when a question came back empty,
+// it throws NoDataError if the tariff (or, without one, the warehouse) has no prices in the range.
+import { NoDataError } from '../errors.js';
+import type { Warehouse } from '../store/Warehouse.js';
+import { describeRange, rangeParams, type Range } from './range.js';
+
+export async function requireData(warehouse: Warehouse, tariff: string | undefined, range: Range = {}): Promise<void> {
+  const row = await warehouse.one(`
+    SELECT count(*) AS stored,
+           count(*) FILTER (WHERE slot_start >= coalesce(CAST($from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
+                              AND slot_end <= coalesce(CAST($to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')) AS in_range,
+           min(slot_start) AS first_start,
+           max(slot_end) AS last_end
+    FROM rate_slots
+    WHERE $tariff IS NULL OR tariff_code = $tariff`, { tariff: tariff ?? null, ...rangeParams(range) });
+  const what = tariff === undefined ? 'the warehouse' : `tariff ${tariff}`;
+  if (!row || row.stored === 0) {
+    throw new NoDataError(`no prices stored for ${what}${tariff === undefined ? '' : ' (`tariffs tariffs` lists the stored ones)'}`);
+  }
+  if (row.in_range === 0) {
+    throw new NoDataError(`no prices for ${what} ${describeRange(range)} (stored: ${String(row.first_start)} to ${String(row.last_end)})`);
+  }
+}
