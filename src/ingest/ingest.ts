@@ -57,6 +57,7 @@ export interface IngestSummary {
 }
 
 const DAY_MS = 86_400_000;
+const INGEST_MEMORY_LIMIT = '64MB';
 
 /** The start of a never-seen tariff: the config's default_from, else two years back. */
 export function defaultFromOf(config: Config, now: Date): Date {
@@ -81,7 +82,10 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
   });
   let warehouse: Warehouse | undefined;
   try {
-    warehouse = await Warehouse.open(config.db, { logger: context.logger, busyTimeoutMs: context.busyTimeoutMs ?? 0 });
+    // Writing needs little memory, and DuckDB would otherwise keep what it wrote cached.
+    warehouse = await Warehouse.open(config.db, {
+      logger: context.logger, busyTimeoutMs: context.busyTimeoutMs ?? 0, memoryLimit: INGEST_MEMORY_LIMIT,
+    });
     const runId = await startRun(warehouse, job, now());
     const logger = context.logger.child({ run_id: runId, job });
     let products = 0;

@@ -11,6 +11,7 @@ import type { OctopusClient } from '../api/OctopusClient.js';
 import type { Page } from '../api/paginate.js';
 import type { UnitRate } from '../api/schemas.js';
 import type { Warehouse } from '../store/Warehouse.js';
+import { RateColumns } from '../store/RateColumns.js';
 import { prepareStaging, writeRateBatch, type RateKind, type WriteCounts } from '../store/writeRates.js';
 import type { IngestTarget } from './resolveTargets.js';
 
@@ -118,14 +119,14 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   // workers go on fetching while writes proceed, with at most MAX_QUEUED batches waiting.
   let writes: Promise<unknown> = Promise.resolve();
   const queued = new Set<Promise<unknown>>();
-  const write = (chunk: Chunk, rates: UnitRate[]): void => {
+  const write = (chunk: Chunk, rates: RateColumns): void => {
     const done = writes.then(async () => {
       if (stopped(chunk.target)) return;
       const started = performance.now();
       try {
         const counts = await writeRateBatch(warehouse, {
           tariffCode: chunk.target.tariffCode, kind: chunk.kind, runId: options.runId, rates,
-          window: { from: chunk.from, until: chunk.to ?? endOfLatest(rates, chunk.from) },
+          window: { from: chunk.from, until: chunk.to ?? new Date(rates.endOfLatest(chunk.from.getTime(), HALF_HOUR_MS)) },
         });
         const outcome = outcomeOf(chunk);
         outcome.inserted += counts.inserted;
@@ -150,30 +151,29 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     const outcome = outcomes.get(stream.target.tariffCode)!;
     let first: Page<UnitRate> | undefined;
     const pages = ratePages(client, stream, stream.from, stream.to, options.signal);
-    let rates: UnitRate[] = [];
+    const rates = new RateColumns();
     try {
       for await (const page of pages) {
         outcome.pages++;
         if (!first) options.progress?.expect(page.count);
         options.progress?.advance(page.records.length);
+        rates.pushAll(page.records);
         if (!first) {
           first = page;
-          rates = page.records;
           // Older pages exist: chunk the range they cover, unless the newest page does not
           // reach past the window's start (long rates), where following `next` is simpler.
-          if (page.records.length < page.count && oldestStart(page.records) > stream.from.getTime()) break;
-        } else {
-          rates = rates.concat(page.records);
+          if (page.records.length < page.count && rates.startRange()!.earliest > stream.from.getTime()) break;
         }
       }
     } catch (error) {
       if (!isAbort(error, options.signal)) fail(stream.target, stream.kind, error);
       return;
     }
-    const spans = first && rates.length < first.count
-      ? splitWindow(stream.from, new Date(oldestStart(rates)), chunkMs, now())
+    const oldest = rates.startRange()?.earliest;
+    const spans = first && oldest !== undefined && rates.length < first.count
+      ? splitWindow(stream.from, new Date(oldest), chunkMs, now())
       : [];
-    const chunks = chainChunks(stream, [...spans, { from: spans.length ? new Date(oldestStart(rates)) : stream.from, to: stream.to }]);
+    const chunks = chainChunks(stream, [...spans, { from: spans.length ? new Date(oldest!) : stream.from, to: stream.to }]);
     const newest = chunks.pop()!;
     for (const chunk of chunks) queue.push({ type: 'chunk', chunk });
     wake();
@@ -187,7 +187,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   const fetchAndWrite = async (chunk: Chunk): Promise<void> => {
     try {
       if (stopped(chunk.target)) return;
-      let rates: UnitRate[];
+      let rates: RateColumns;
       try {
         rates = await fetchAll(client, chunk, options, outcomeOf(chunk));
       } catch (error) {
@@ -257,23 +257,14 @@ function ratePages(client: OctopusClient, stream: Stream, from: Date, to: Date |
     : client.electricityRates(target.productCode, target.tariffCode, endpointOf(kind), period, { signal });
 }
 
-async function fetchAll(client: OctopusClient, chunk: Chunk, options: IngestRatesOptions, outcome: TariffOutcome): Promise<UnitRate[]> {
-  let rates: UnitRate[] = [];
+async function fetchAll(client: OctopusClient, chunk: Chunk, options: IngestRatesOptions, outcome: TariffOutcome): Promise<RateColumns> {
+  const rates = new RateColumns();
   for await (const page of ratePages(client, chunk.stream, chunk.from, chunk.to, options.signal)) {
-    rates = rates.length === 0 ? page.records : rates.concat(page.records);
+    rates.pushAll(page.records);
     outcome.pages++;
     options.progress?.advance(page.records.length);
   }
   return rates;
-}
-
-function oldestStart(rates: UnitRate[]): number {
-  let oldest = Infinity;
-  for (const r of rates) {
-    const t = Date.parse(r.valid_from);
-    if (t < oldest) oldest = t;
-  }
-  return oldest;
 }
 
 /** Chunks over consecutive spans of a stream, each queued for writing after the one before. */
@@ -353,16 +344,6 @@ export function splitWindow(from: Date, to: Date | undefined, chunkMs: number, n
     start = end;
   }
   return spans;
-}
-
-/** End of the latest rate fetched by an open-ended chunk: where its coverage stops. */
-function endOfLatest(rates: UnitRate[], floor: Date): Date {
-  let end = floor.getTime();
-  for (const r of rates) {
-    const e = r.valid_to === null ? Date.parse(r.valid_from) + HALF_HOUR_MS : Date.parse(r.valid_to);
-    if (e > end) end = e;
-  }
-  return new Date(end);
 }
 
 function isAbort(error: unknown, signal: AbortSignal | undefined): boolean {

@@ -19,6 +19,8 @@ export interface OpenOptions {
   busyTimeoutMs?: number;
   /** Directory holding migrations/, views/ and macros/ (tests point elsewhere). */
   sqlDirectory?: string;
+  /** DuckDB's memory_limit, e.g. '128MB': DuckDB otherwise caches what it writes, up to most of RAM. */
+  memoryLimit?: string;
 }
 
 export class SchemaError extends TariffsError {
@@ -51,7 +53,7 @@ export class Warehouse {
       throw new TariffsError('NO_DATABASE', `no database at ${file} (run \`tariffs ingest --db ${file}\` first)`);
     }
     if (!readOnly) mkdirSync(dirname(path), { recursive: true });
-    const instance = await openInstance(path, readOnly, options.busyTimeoutMs ?? 0, file);
+    const instance = await openInstance(path, readOnly, options.busyTimeoutMs ?? 0, file, options.memoryLimit);
     const connection = await instance.connect();
     await connection.run("SET TimeZone = 'UTC'");
     const warehouse = new Warehouse(file, instance, connection, readOnly, logger);
@@ -166,11 +168,16 @@ function referenced(sql: string, params: Params | undefined): Params | undefined
   return used;
 }
 
-async function openInstance(path: string, readOnly: boolean, busyTimeoutMs: number, shown: string): Promise<DuckDBInstance> {
+async function openInstance(
+  path: string, readOnly: boolean, busyTimeoutMs: number, shown: string, memoryLimit: string | undefined,
+): Promise<DuckDBInstance> {
+  const config: Record<string, string> = {};
+  if (readOnly) config.access_mode = 'READ_ONLY';
+  if (memoryLimit) config.memory_limit = memoryLimit;
   const deadline = Date.now() + busyTimeoutMs;
   for (;;) {
     try {
-      return await DuckDBInstance.create(path, readOnly ? { access_mode: 'READ_ONLY' } : {});
+      return await DuckDBInstance.create(path, config);
     } catch (error) {
       const message = (error as Error).message ?? '';
       if (!/Could not set lock on file|Conflicting lock/i.test(message)) {

@@ -2,7 +2,7 @@
 // table, dedupe, keep revised prices in unit_rate_revisions, update changed rows, insert new ones,
 // and move the tariff's cursor — all in one transaction, so a batch is stored whole or not at all.
 import type { DuckDBAppender } from '@duckdb/node-api';
-import type { UnitRate } from '../api/schemas.js';
+import { RateColumns } from './RateColumns.js';
 import type { Warehouse } from './Warehouse.js';
 
 /** standard/day/night go to unit_rates; standing_charge to standing_charges. */
@@ -12,7 +12,7 @@ export interface RateBatch {
   tariffCode: string;
   kind: RateKind;
   runId: number;
-  rates: UnitRate[];
+  rates: RateColumns;
   /** The window this batch covers completely: the cursor moves to it. */
   window: { from: Date; until: Date };
 }
@@ -28,12 +28,12 @@ const STAGE = 'stage_rates';
 /** Creates the per-connection staging table (temp: never written to the file). */
 export async function prepareStaging(warehouse: Warehouse): Promise<void> {
   await warehouse.run(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE} (
-    valid_from VARCHAR, valid_to VARCHAR, value_exc_vat DOUBLE, value_inc_vat DOUBLE, payment_method VARCHAR)`);
+    valid_from_ms DOUBLE, valid_to_ms DOUBLE, value_exc_vat DOUBLE, value_inc_vat DOUBLE, payment_method VARCHAR)`);
 }
 
 export async function writeRateBatch(warehouse: Warehouse, batch: RateBatch): Promise<WriteCounts> {
   await warehouse.run(`DELETE FROM ${STAGE}`);
-  const rates = dedupe(batch.rates);
+  const rates = batch.rates.deduped();
   if (rates.length > 0) {
     const appender = await warehouse.connection.createAppender(STAGE, 'main', 'temp');
     try {
@@ -49,27 +49,18 @@ export async function writeRateBatch(warehouse: Warehouse, batch: RateBatch): Pr
   });
 }
 
-/** One record per (valid_from, payment_method); the last one seen wins. Usually a no-op. */
-export function dedupe(rates: UnitRate[]): UnitRate[] {
-  const last = new Map<string, number>();
+function appendRates(appender: DuckDBAppender, rates: RateColumns): void {
+  const { validFrom, validTo, valueExcVat, valueIncVat, paymentMethod } = rates;
   for (let i = 0; i < rates.length; i++) {
-    const r = rates[i]!;
-    last.set(`${r.valid_from}|${r.payment_method ?? ''}`, i);
-  }
-  if (last.size === rates.length) return rates;
-  return [...last.values()].sort((a, b) => a - b).map((i) => rates[i]!);
-}
-
-function appendRates(appender: DuckDBAppender, rates: UnitRate[]): void {
-  for (let i = 0; i < rates.length; i++) {
-    const r = rates[i]!;
-    appender.appendVarchar(r.valid_from);
-    if (r.valid_to == null) appender.appendNull();
-    else appender.appendVarchar(r.valid_to);
-    appender.appendDouble(r.value_exc_vat);
-    appender.appendDouble(r.value_inc_vat);
-    if (r.payment_method == null) appender.appendNull();
-    else appender.appendVarchar(r.payment_method);
+    appender.appendDouble(validFrom[i]!);
+    const to = validTo[i]!;
+    if (Number.isNaN(to)) appender.appendNull();
+    else appender.appendDouble(to);
+    appender.appendDouble(valueExcVat[i]!);
+    appender.appendDouble(valueIncVat[i]!);
+    const pm = paymentMethod[i];
+    if (pm == null) appender.appendNull();
+    else appender.appendVarchar(pm);
     appender.endRow();
   }
 }
@@ -85,7 +76,7 @@ async function mergeStaged(warehouse: Warehouse, batch: RateBatch): Promise<Writ
   // which happens only in GMT), and the offset is the day's, switched at its clock change.
   await warehouse.run(`CREATE OR REPLACE TEMP TABLE stage_batch AS
     WITH typed AS (
-        SELECT CAST(valid_from AS TIMESTAMPTZ) AS valid_from, CAST(valid_to AS TIMESTAMPTZ) AS valid_to,
+        SELECT to_timestamp(valid_from_ms / 1000) AS valid_from, to_timestamp(valid_to_ms / 1000) AS valid_to,
                value_exc_vat, value_inc_vat, payment_method
         FROM ${STAGE}
     ), keyed AS (
@@ -178,13 +169,7 @@ function insertColumns(unit: boolean): string {
 }
 
 async function moveCursor(warehouse: Warehouse, batch: RateBatch): Promise<void> {
-  let earliest: number | undefined;
-  let latest: number | undefined;
-  for (const r of batch.rates) {
-    const t = Date.parse(r.valid_from);
-    if (earliest === undefined || t < earliest) earliest = t;
-    if (latest === undefined || t > latest) latest = t;
-  }
+  const range = batch.rates.startRange();
   const iso = (t: number | undefined) => (t === undefined ? null : new Date(t).toISOString());
   await warehouse.run(`INSERT INTO ingest_cursors AS c
       VALUES ($tariff, $kind, CAST($from AS TIMESTAMPTZ), CAST($until AS TIMESTAMPTZ),
@@ -203,6 +188,6 @@ async function moveCursor(warehouse: Warehouse, batch: RateBatch): Promise<void>
       run_id = excluded.run_id,
       updated_at = excluded.updated_at`, {
     tariff: batch.tariffCode, kind: batch.kind, from: batch.window.from.toISOString(),
-    until: batch.window.until.toISOString(), latest: iso(latest), earliest: iso(earliest), run: batch.runId,
+    until: batch.window.until.toISOString(), latest: iso(range?.latest), earliest: iso(range?.earliest), run: batch.runId,
   });
 }
