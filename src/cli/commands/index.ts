@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { register as analytics } from './analytics.js';
 import { register as events } from './events.js';
+import { register as exportCommand } from './export.js';
 import { register as ingest } from './ingest.js';
 import { register as run } from './run.js';
 import { register as sandbox } from './sandbox.js';
@@ -11,4 +12,4 @@ import { register as status } from './status.js';
 
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [ingest, sql, analytics, events, sandbox, schedule, run, status];
+export const commands: Register[] = [ingest, sql, analytics, events, sandbox, schedule, run, status, exportCommand];

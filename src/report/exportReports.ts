@@ -1,0 +1,118 @@
+// exportReports: the reports of src/report/README.md written to a directory as CSV, Parquet and/or
+// one self-contained HTML page. Opens the warehouse read-only and closes it; every file is written
+// atomically; the same data give byte-identical files. `tariffs export`, `tariffs demo` and the
+// scheduler's reports job call this.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { TariffsError, UsageError } from '../errors.js';
+import { silentLogger } from '../log/createLogger.js';
+import { Warehouse } from '../store/Warehouse.js';
+import { copyToFile, type TableFormat } from './copyToFile.js';
+import { resolveScope, scopeParams } from './exportScope.js';
+import { buildHtmlReport } from './html/buildHtmlReport.js';
+import { REPORTS } from './reports.js';
+import { temporaryPathFor, writeAtomically } from './writeAtomically.js';
+
+export type ExportFormat = 'csv' | 'parquet' | 'html';
+export const EXPORT_FORMATS: readonly ExportFormat[] = ['csv', 'parquet', 'html'];
+export const HTML_FILE = 'report.html';
+
+export interface ExportReportsOptions {
+  db: string;
+  outDir: string;
+  formats: ExportFormat[];
+  /** Default: every tariff with half-hourly prices (in the window). */
+  tariffs?: string[];
+  /** Half-hours starting in [from, to); days and months are those of the local dates in it. */
+  from?: Date;
+  to?: Date;
+  logger?: Logger;
+  /** Wait this long for a process writing the database (default 30 s), then DatabaseBusyError. */
+  busyTimeoutMs?: number;
+}
+
+export interface ExportedFile {
+  /** outDir joined with the file name. */
+  path: string;
+  /** Data rows (CSV/Parquet) or charts (HTML). */
+  rows: number;
+  format: ExportFormat;
+}
+
+export class ExportDirectoryError extends TariffsError {
+  override readonly name = 'ExportDirectoryError';
+  readonly dir: string;
+  constructor(dir: string, reason: string, options: { cause?: unknown } = {}) {
+    super('EXPORT_DIR', `cannot write reports to ${dir}: ${reason}`, options);
+    this.dir = dir;
+  }
+}
+
+export async function exportReports(options: ExportReportsOptions): Promise<{ files: ExportedFile[] }> {
+  const logger = options.logger ?? silentLogger();
+  const formats = checkFormats(options.formats);
+  prepareDirectory(options.outDir);
+  const started = performance.now();
+  const warehouse = await Warehouse.open(options.db, { readOnly: true, logger, busyTimeoutMs: options.busyTimeoutMs ?? 30_000 });
+  try {
+    const scope = await resolveScope(warehouse, options);
+    logger.info({ tariffs: scope.tariffs.length, formats, dir: options.outDir }, 'export: starting');
+    const params = scopeParams(scope);
+    const files: ExportedFile[] = [];
+    const tableFormats = formats.filter((f): f is TableFormat => f !== 'html');
+    for (const report of REPORTS) {
+      if (tableFormats.length === 0) break;
+      const reportStarted = performance.now();
+      // Computed once, then copied to each format (the cheapest-window reports take a while).
+      await warehouse.run(`CREATE OR REPLACE TEMP TABLE export_rows AS ${report.query}`, params).catch((error: unknown) => {
+        throw new TariffsError('EXPORT_QUERY', `report ${report.name}: ${(error as Error).message}`, { cause: error });
+      });
+      for (const format of tableFormats) {
+        const path = join(options.outDir, `${report.name}.${format}`);
+        const rows = await copyToFile(warehouse, 'SELECT * FROM export_rows', {}, path, format);
+        files.push({ path, rows, format });
+      }
+      await warehouse.run('DROP TABLE export_rows');
+      logger.info({ report: report.name, formats: tableFormats, rows: files.at(-1)!.rows, ms: Math.round(performance.now() - reportStarted) }, 'export: report written');
+    }
+    if (formats.includes('html')) {
+      const path = join(options.outDir, HTML_FILE);
+      const report = await buildHtmlReport(warehouse, scope, logger);
+      await writeAtomically(path, async (tmp) => writeFileSync(tmp, report.html));
+      files.push({ path, rows: report.charts, format: 'html' });
+      logger.info({ file: path, charts: report.charts, bytes: Buffer.byteLength(report.html) }, 'export: file written');
+    }
+    logger.info({ files: files.length, ms: Math.round(performance.now() - started) }, 'export: done');
+    return { files };
+  } finally {
+    warehouse.close();
+  }
+}
+
+function checkFormats(formats: readonly string[]): ExportFormat[] {
+  if (formats.length === 0) throw new UsageError(`--format: give at least one of ${EXPORT_FORMATS.join(', ')}`);
+  for (const f of formats) {
+    if (!(EXPORT_FORMATS as readonly string[]).includes(f)) {
+      throw new UsageError(`--format: '${f}' is not one of ${EXPORT_FORMATS.join(', ')}`);
+    }
+  }
+  return EXPORT_FORMATS.filter((f) => formats.includes(f));
+}
+
+/** Creates the directory and proves a file can be made in it, before any query runs. */
+function prepareDirectory(dir: string): void {
+  try {
+    mkdirSync(dir, { recursive: true });
+    const probe = temporaryPathFor(join(dir, 'write-check'));
+    writeFileSync(probe, '');
+    rmSync(probe);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied'
+      : code === 'ENOTDIR' || code === 'EEXIST' ? 'a path component is not a directory'
+        : code === 'EROFS' ? 'read-only file system'
+          : (error as Error).message;
+    throw new ExportDirectoryError(dir, reason, { cause: error });
+  }
+}

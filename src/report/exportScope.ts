@@ -1,0 +1,75 @@
+// What an export covers: the tariffs (given, or every tariff with half-hourly prices) and the
+// window, as the bound parameters every report query shares. Fails naming a tariff with no data.
+import { listValue } from '@duckdb/node-api';
+import { NoDataError, UsageError } from '../errors.js';
+import type { Params, Warehouse } from '../store/Warehouse.js';
+import { localDaysIn } from '../analytics/index.js';
+import { formatUtc } from '../time/index.js';
+
+/** Bounds used when --from/--to are not given: wider than any price the warehouse can hold. */
+const EARLIEST = new Date('1990-01-01T00:00:00Z');
+const LATEST = new Date('2100-01-01T00:00:00Z');
+
+export interface ExportScope {
+  tariffs: string[];
+  /** Half-hours starting in [from, to) count. */
+  from: Date;
+  to: Date;
+  /** Local days whose midnight lies in [from, to) (as src/analytics selects them); undefined = open. */
+  fromDate?: string;
+  toDate?: string;
+}
+
+export async function resolveScope(
+  warehouse: Warehouse, request: { tariffs?: string[]; from?: Date; to?: Date },
+): Promise<ExportScope> {
+  const from = request.from ?? EARLIEST;
+  const to = request.to ?? LATEST;
+  if (from >= to) throw new UsageError('--from must be before --to (the window is half-open: [from, to))');
+  const window = { range_from: from.toISOString(), range_to: to.toISOString() };
+  const shown = request.from || request.to
+    ? ` in [${request.from ? formatUtc(request.from) : '…'}, ${request.to ? formatUtc(request.to) : '…'})`
+    : '';
+  let tariffs: string[];
+  if (request.tariffs && request.tariffs.length > 0) {
+    tariffs = [...new Set(request.tariffs)].sort();
+    const rows = await warehouse.all(
+      `SELECT DISTINCT tariff_code FROM rate_slots
+       WHERE tariff_code IN (SELECT unnest($tariffs))
+         AND slot_start >= CAST($range_from AS TIMESTAMPTZ) AND slot_start < CAST($range_to AS TIMESTAMPTZ)`,
+      { tariffs: listValue(tariffs), ...window },
+    );
+    const found = new Set(rows.map((r) => r.tariff_code as string));
+    const missing = tariffs.filter((t) => !found.has(t));
+    if (missing.length > 0) {
+      throw new NoDataError(`no prices for ${missing.join(', ')}${shown} in ${warehouse.file}`);
+    }
+  } else {
+    tariffs = await halfHourlyTariffs(warehouse, from, to);
+    if (tariffs.length === 0) throw new NoDataError(`no tariff with half-hourly prices${shown} in ${warehouse.file}`);
+  }
+  return { tariffs, from, to, ...localDaysIn({ from: request.from, to: request.to }) };
+}
+
+/** Tariffs with half-hourly prices (rates exactly one half-hour long, as rate_slots has it) in [from, to). */
+export async function halfHourlyTariffs(warehouse: Warehouse, from = EARLIEST, to = LATEST): Promise<string[]> {
+  const rows = await warehouse.all(
+    `SELECT DISTINCT tariff_code FROM unit_rates
+     WHERE valid_to = valid_from + INTERVAL 30 MINUTE
+       AND valid_from >= CAST($range_from AS TIMESTAMPTZ) AND valid_from < CAST($range_to AS TIMESTAMPTZ)
+     ORDER BY tariff_code`,
+    { range_from: from.toISOString(), range_to: to.toISOString() },
+  );
+  return rows.map((r) => r.tariff_code as string);
+}
+
+/** The named parameters of the report queries (each query binds the ones it uses). */
+export function scopeParams(scope: ExportScope): Params {
+  return {
+    tariffs: listValue(scope.tariffs),
+    range_from: scope.from.toISOString(),
+    range_to: scope.to.toISOString(),
+    from_date: scope.fromDate ?? null,
+    to_date: scope.toDate ?? null,
+  };
+}

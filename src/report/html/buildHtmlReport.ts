@@ -1,0 +1,239 @@
+// The HTML report: per price series (tariff × payment method × rate type), the last 14 local days
+// as daily charts, a chart per earlier month (at most 24, newest first) and one chart of every
+// month. Data from the daily_stats and monthly_stats views, rate_slots, negative_slots and the
+// cheapest_window_per_day macro; charts rendered to SVG by renderSvg. Bounded: ≤ 39 charts per series.
+import type { Logger } from 'pino';
+import type { Warehouse } from '../../store/Warehouse.js';
+import { scopeParams, type ExportScope } from '../exportScope.js';
+import { priceDoubleSql as D } from '../priceSql.js';
+import { inDays, inMonths } from '../reports.js';
+import { dayChartSpec, historyChartSpec, monthChartSpec, type DayPoint, type MonthDay } from './chartSpecs.js';
+import { renderReportPage, type PageChart, type PageSeries } from './reportPage.js';
+import { renderSvg } from './renderSvg.js';
+
+export const HTML_LIMITS = { days: 14, months: 24, cheapestSlots: 4 } as const;
+
+const SERIES = 'tariff_code, payment_method, rate_type';
+const SAME_SERIES = (a: string, b: string) =>
+  `${a}.tariff_code = ${b}.tariff_code AND ${a}.payment_method IS NOT DISTINCT FROM ${b}.payment_method AND ${a}.rate_type = ${b}.rate_type`;
+
+interface DailyRow {
+  key: string;
+  local_date: string;
+  slots: number;
+  expected_slots: number;
+  min_inc_vat: number;
+  max_inc_vat: number;
+  mean_inc_vat: number;
+  negative_slots: number;
+}
+
+interface WindowRow {
+  key: string;
+  local_date: string;
+  period: number;
+  local_start: string;
+  local_end: string;
+  mean_inc_vat: number;
+}
+
+export interface HtmlReport {
+  html: string;
+  charts: number;
+}
+
+export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, logger: Logger): Promise<HtmlReport> {
+  const params = scopeParams(scope);
+  const key = `concat_ws(' / ', tariff_code, payment_method, CASE WHEN rate_type <> 'standard' THEN rate_type END)`;
+  const daily = (await warehouse.all(`
+    SELECT ${key} AS key, ${SERIES}, CAST(local_date AS VARCHAR) AS local_date, slots, expected_slots,
+           ${D('min_inc_vat')} AS min_inc_vat, ${D('max_inc_vat')} AS max_inc_vat, ${D('mean_inc_vat')} AS mean_inc_vat,
+           negative_slots
+    FROM daily_stats
+    WHERE tariff_code IN (SELECT unnest($tariffs))
+      AND ${inDays()}
+    ORDER BY ${SERIES}, local_date`, params)) as unknown as (DailyRow & Record<string, unknown>)[];
+  const windows = (await warehouse.all(`
+    SELECT concat_ws(' / ', w.tariff_code, w.payment_method, CASE WHEN w.rate_type <> 'standard' THEN w.rate_type END) AS key,
+           CAST(w.local_date AS VARCHAR) AS local_date,
+           CAST(epoch(w.start - d.day_start) / 1800 + 1 AS INTEGER) AS period,
+           w.local_start, w.local_end, ${D('w.mean_inc_vat')} AS mean_inc_vat
+    FROM (SELECT unnest($tariffs) AS code) AS t,
+         LATERAL cheapest_window_per_day(t.code, ${HTML_LIMITS.cheapestSlots},
+                                         CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ)) AS w
+    JOIN london_days AS d ON d.local_date = w.local_date
+    ORDER BY 1, 2`, params)) as unknown as WindowRow[];
+  const months = await warehouse.all(`
+    SELECT ${key} AS key, strftime(month, '%Y-%m') AS month,
+           ${D('min_inc_vat')} AS min_inc_vat, ${D('max_inc_vat')} AS max_inc_vat, ${D('mean_inc_vat')} AS mean_inc_vat, negative_slots
+    FROM monthly_stats
+    WHERE tariff_code IN (SELECT unnest($tariffs))
+      AND ${inMonths()}
+    ORDER BY 1, 2`, params);
+  // Half-hours of the days drawn one by one: the last HTML_LIMITS.days local days of each series.
+  const points = await warehouse.all(`
+    WITH days AS (
+        SELECT ${SERIES}, local_date
+        FROM daily_stats
+        WHERE tariff_code IN (SELECT unnest($tariffs))
+          AND ${inDays()}
+        QUALIFY row_number() OVER (PARTITION BY ${SERIES} ORDER BY local_date DESC) <= ${HTML_LIMITS.days}
+    )
+    SELECT concat_ws(' / ', s.tariff_code, s.payment_method, CASE WHEN s.rate_type <> 'standard' THEN s.rate_type END) AS key,
+           CAST(s.local_date AS VARCHAR) AS local_date, s.settlement_period AS period, ${D('s.value_inc_vat')} AS price,
+           n.slot_start IS NOT NULL AS negative
+    FROM rate_slots AS s
+    JOIN days ON ${SAME_SERIES('s', 'days')} AND s.local_date = days.local_date
+    LEFT JOIN negative_slots AS n ON ${SAME_SERIES('s', 'n')} AND n.slot_start = s.slot_start
+    WHERE s.slot_start >= CAST($range_from AS TIMESTAMPTZ) AND s.slot_start < CAST($range_to AS TIMESTAMPTZ)
+    ORDER BY 1, 2, 3`, params);
+
+  const windowOf = new Map(windows.map((w) => [`${w.key}|${w.local_date}`, w]));
+  const pointsOf = groupBy(points, (p) => `${p.key as string}|${p.local_date as string}`);
+  const monthsOf = groupBy(months, (m) => m.key as string);
+  const warn = (message: string) => logger.debug({ message }, 'chart warning');
+  const series: PageSeries[] = [];
+  let charts = 0;
+  for (const [seriesKey, days] of groupBy(daily, (d) => d.key)) {
+    const started = performance.now();
+    const shownDays = days.slice(-HTML_LIMITS.days).reverse();
+    const dayCharts: PageChart[] = [];
+    for (const day of shownDays) {
+      const window = windowOf.get(`${seriesKey}|${day.local_date}`);
+      const dayPoints = (pointsOf.get(`${seriesKey}|${day.local_date}`) ?? []).map((p) => ({
+        period: p.period as number, price: p.price as number, negative: p.negative === true,
+      } satisfies DayPoint));
+      const spec = dayChartSpec({
+        localDate: day.local_date,
+        slotsInDay: day.expected_slots,
+        points: dayPoints,
+        ...(window ? { cheapest: { period: window.period, slots: HTML_LIMITS.cheapestSlots } } : {}),
+        title: `${day.local_date} (${weekday(day.local_date)})`,
+        subtitle: daySubtitle(day, window),
+      });
+      dayCharts.push({ kind: 'day', period: day.local_date, svg: await renderSvg(spec, warn) });
+    }
+    // Months holding days before the daily charts, newest first, at most HTML_LIMITS.months.
+    const firstShown = shownDays.at(-1)?.local_date ?? '9999-12-31';
+    const earlier = [...groupBy(days.filter((d) => d.local_date.slice(0, 7) <= firstShown.slice(0, 7)), (d) => d.local_date.slice(0, 7))]
+      .filter(([, monthDays]) => monthDays.some((d) => d.local_date < firstShown))
+      .reverse();
+    const monthCharts: PageChart[] = [];
+    for (const [month, monthDays] of earlier.slice(0, HTML_LIMITS.months)) {
+      const values: MonthDay[] = monthDays.map((d) => ({
+        day: Number(d.local_date.slice(8, 10)),
+        min: d.min_inc_vat,
+        mean: d.mean_inc_vat,
+        max: d.max_inc_vat,
+        negativeSlots: d.negative_slots,
+        cheapestMean: windowOf.get(`${seriesKey}|${d.local_date}`)?.mean_inc_vat ?? null,
+      }));
+      const negatives = monthDays.reduce((n, d) => n + d.negative_slots, 0);
+      const spec = monthChartSpec({
+        month,
+        daysInMonth: daysInMonth(month),
+        days: values,
+        title: monthName(month),
+        subtitle: [
+          `${monthDays.length} day${monthDays.length === 1 ? '' : 's'} · ${negatives} negative half-hour${negatives === 1 ? '' : 's'}`,
+          'daily mean, min–max and cheapest 2 h mean (p/kWh inc VAT)',
+        ],
+      });
+      monthCharts.push({ kind: 'month', period: month, svg: await renderSvg(spec, warn) });
+    }
+    const seriesMonths = monthsOf.get(seriesKey) ?? [];
+    let history: PageChart | undefined;
+    if (seriesMonths.length >= 2) {
+      const spec = historyChartSpec({
+        months: seriesMonths.map((m) => ({
+          month: m.month as string, min: m.min_inc_vat as number, mean: m.mean_inc_vat as number,
+          max: m.max_inc_vat as number, negativeSlots: m.negative_slots as number,
+        })),
+        title: 'Every month',
+        subtitle: 'monthly mean and min–max (p/kWh inc VAT); ▼ months with negative prices',
+      });
+      history = { kind: 'history', period: 'all', svg: await renderSvg(spec, warn) };
+    }
+    const page: PageSeries = {
+      id: seriesKey.replace(/[^A-Za-z0-9-]+/g, '_'),
+      heading: seriesKey,
+      facts: seriesFacts(days),
+      ...(history ? { history } : {}),
+      days: dayCharts,
+      months: monthCharts,
+      monthsNotCharted: Math.max(0, earlier.length - HTML_LIMITS.months),
+    };
+    series.push(page);
+    charts += dayCharts.length + monthCharts.length + (history ? 1 : 0);
+    logger.info({ series: seriesKey, charts: dayCharts.length + monthCharts.length + (history ? 1 : 0), ms: Math.round(performance.now() - started) }, 'html: charts rendered');
+  }
+  const html = renderReportPage({
+    title: 'Half-hourly electricity prices',
+    description: `${series.length} price series; local days ${daily[0]?.local_date ?? '–'} to ${maxDate(daily)} (Europe/London). ` +
+      'Prices in p/kWh including VAT. Times are Europe/London wall-clock time; the x axis of a daily chart is elapsed time, so a day when the clocks change is 23 or 25 hours long.',
+    limits: `Per series: the last ${HTML_LIMITS.days} local days, one chart for each of at most ${HTML_LIMITS.months} earlier months, and one chart of every month. The full data are in the CSV/Parquet files.`,
+    series,
+  });
+  return { html, charts };
+}
+
+function seriesFacts(days: DailyRow[]): [string, string][] {
+  const min = Math.min(...days.map((d) => d.min_inc_vat));
+  const max = Math.max(...days.map((d) => d.max_inc_vat));
+  const slots = days.reduce((n, d) => n + d.slots, 0);
+  const negatives = days.reduce((n, d) => n + d.negative_slots, 0);
+  const negativeDays = days.filter((d) => d.negative_slots > 0).length;
+  const changes = days.filter((d) => d.expected_slots !== 48);
+  const facts: [string, string][] = [
+    ['local days', `${days.length} (${days[0]!.local_date} to ${days.at(-1)!.local_date})`],
+    ['half-hours', String(slots)],
+    ['price range', `${min.toFixed(2)} to ${max.toFixed(2)} p/kWh inc VAT`],
+    ['negative half-hours', `${negatives} on ${negativeDays} day${negativeDays === 1 ? '' : 's'}`],
+  ];
+  if (changes.length > 0) {
+    facts.push(['clock-change days', changes.map((d) => `${d.local_date} (${d.slots} of ${d.expected_slots} half-hours)`).join(', ')]);
+  }
+  return facts;
+}
+
+function daySubtitle(day: DailyRow, window: WindowRow | undefined): string[] {
+  const change = day.expected_slots === 46 ? ' (clocks forward)' : day.expected_slots === 50 ? ' (clocks back)' : '';
+  const second = [];
+  if (window) second.push(`cheapest 2 h ${window.local_start.slice(11, 16)}–${window.local_end.slice(11, 16)} at ${window.mean_inc_vat.toFixed(2)}`);
+  if (day.negative_slots > 0) second.push(`${day.negative_slots} negative half-hour${day.negative_slots === 1 ? '' : 's'}`);
+  return [
+    `${day.slots} of ${day.expected_slots} half-hours${change} · min ${day.min_inc_vat.toFixed(2)} · mean ${day.mean_inc_vat.toFixed(2)} · max ${day.max_inc_vat.toFixed(2)}`,
+    second.join(' · ') || 'no complete 2-hour window',
+  ];
+}
+
+function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const row of rows) {
+    const k = keyOf(row);
+    const group = groups.get(k);
+    if (group) group.push(row);
+    else groups.set(k, [row]);
+  }
+  return groups;
+}
+
+function maxDate(days: DailyRow[]): string {
+  return days.reduce((m, d) => (d.local_date > m ? d.local_date : m), days[0]?.local_date ?? '–');
+}
+
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+
+function weekday(localDate: string): string {
+  return WEEKDAYS[new Date(`${localDate}T00:00:00Z`).getUTCDay()]!;
+}
+
+function monthName(month: string): string {
+  return `${MONTHS[Number(month.slice(5, 7)) - 1]} ${month.slice(0, 4)}`;
+}
+
+function daysInMonth(month: string): number {
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return new Date(Date.UTC(y, m, 0)).getUTCDate();
+}

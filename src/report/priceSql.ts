@@ -1,0 +1,15 @@
+// Prices in the reports: 4 decimals, rounded the same way on every run. A mean of doubles summed by
+// parallel threads differs in its last bits from run to run, and means of 4-decimal prices often
+// sit exactly on a rounding tie (12.24125), so rounding the double directly flips between runs.
+// Going through DECIMAL(18,9) first removes that noise; the second cast rounds the tie half away
+// from zero, exactly.
+
+/** SQL for `expr` as DECIMAL(10,4) (or fewer decimals), reproducibly rounded. */
+export function priceSql(expr: string, decimals = 4): string {
+  return `CAST(CAST(${expr} AS DECIMAL(18,9)) AS DECIMAL(${6 + decimals},${decimals}))`;
+}
+
+/** The same value as a DOUBLE (for charts and summaries read into JavaScript). */
+export function priceDoubleSql(expr: string, decimals = 4): string {
+  return `CAST(${priceSql(expr, decimals)} AS DOUBLE)`;
+}

@@ -1,0 +1,133 @@
+// The tabular reports: one query per file over the analytics views and macros of sql/ (the export
+// only selects, formats and orders; the numbers come from the views). Every query binds the
+// parameters of exportScope.ts and ends in an ORDER BY over a unique key, so files are reproducible.
+// Prices are DECIMAL(10,4) (fixed 4 decimals in CSV, see priceSql.ts), times Europe/London ISO 8601
+// with offset.
+// The columns are documented in src/report/README.md: change both together.
+import { priceSql } from './priceSql.js';
+
+export interface ReportDefinition {
+  /** File name without extension. */
+  name: string;
+  query: string;
+}
+
+const P = priceSql;
+
+/** The tariffs and local days in scope (a series is tariff × payment method × rate type). */
+const IN_TARIFFS = 'tariff_code IN (SELECT unnest($tariffs))';
+/** Local days whose midnight lies in the window, as src/analytics selects them (bounds may be NULL). */
+export const inDays = (column = 'local_date') => `${column} >= coalesce(CAST($from_date AS DATE), DATE '-infinity')
+  AND ${column} < coalesce(CAST($to_date AS DATE), DATE 'infinity')`;
+/** The calendar months holding such days (monthly_stats.month is the month's first day). */
+export const inMonths = (column = 'month') => `($from_date IS NULL OR ${column} >= date_trunc('month', CAST($from_date AS DATE)))
+  AND ($to_date IS NULL OR ${column} < CAST($to_date AS DATE))`;
+const IN_RANGE = (column: string) =>
+  `${column} >= CAST($range_from AS TIMESTAMPTZ) AND ${column} < CAST($range_to AS TIMESTAMPTZ)`;
+const SERIES_ORDER = 'tariff_code, payment_method NULLS FIRST, rate_type';
+const qualified = (alias: string) => `${alias}.tariff_code, ${alias}.payment_method NULLS FIRST, ${alias}.rate_type`;
+
+const dailyStats: ReportDefinition = {
+  name: 'daily_stats',
+  query: `
+SELECT s.tariff_code, s.payment_method, s.rate_type, s.local_date,
+       london_iso(d.day_start) AS day_start_local,
+       CAST(s.slots AS INTEGER) AS slots,
+       CAST(s.expected_slots AS INTEGER) AS expected_slots,
+       ${P('s.min_inc_vat')} AS min_inc_vat,
+       ${P('s.max_inc_vat')} AS max_inc_vat,
+       ${P('s.mean_inc_vat')} AS mean_inc_vat,
+       ${P('s.median_inc_vat')} AS median_inc_vat,
+       ${P('s.p10_inc_vat')} AS p10_inc_vat,
+       ${P('s.p90_inc_vat')} AS p90_inc_vat,
+       ${P('s.peak_mean_inc_vat')} AS peak_mean_inc_vat,
+       ${P('s.off_peak_mean_inc_vat')} AS off_peak_mean_inc_vat,
+       ${P('s.mean_exc_vat')} AS mean_exc_vat,
+       CAST(s.negative_slots AS INTEGER) AS negative_slots
+FROM daily_stats AS s
+JOIN london_days AS d ON d.local_date = s.local_date
+WHERE s.${IN_TARIFFS} AND ${inDays('s.local_date')}
+ORDER BY ${qualified('s')}, s.local_date`,
+};
+
+/** The cheapest window of `hours` per local day, from the cheapest_window_per_day macro. */
+function cheapestPerDay(hours: number): ReportDefinition {
+  return {
+    name: `cheapest_${hours}h_per_day`,
+    query: `
+SELECT w.tariff_code, w.payment_method, w.rate_type, w.local_date,
+       w.local_start, w.local_end,
+       CAST(w.slots AS INTEGER) AS slots,
+       ${P('w.mean_inc_vat')} AS mean_inc_vat,
+       ${P('w.mean_exc_vat')} AS mean_exc_vat
+FROM (SELECT unnest($tariffs) AS code) AS t,
+     LATERAL cheapest_window_per_day(t.code, ${hours * 2},
+                                     CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ)) AS w
+ORDER BY ${qualified('w')}, w.local_date`,
+  };
+}
+
+const negativeSlots: ReportDefinition = {
+  name: 'negative_slots',
+  query: `
+SELECT tariff_code, payment_method, rate_type, local_date,
+       CAST(settlement_period AS INTEGER) AS settlement_period,
+       london_iso(slot_start) AS local_start,
+       london_iso(slot_end) AS local_end,
+       ${P('value_inc_vat')} AS value_inc_vat,
+       ${P('value_exc_vat')} AS value_exc_vat
+FROM negative_slots
+WHERE ${IN_TARIFFS} AND ${IN_RANGE('slot_start')}
+ORDER BY ${SERIES_ORDER}, slot_start`,
+};
+
+const negativeRuns: ReportDefinition = {
+  name: 'negative_runs',
+  query: `
+SELECT tariff_code, payment_method, rate_type, local_date,
+       local_start,
+       local_end,
+       CAST(slots AS INTEGER) AS slots,
+       ${P('min_inc_vat')} AS min_inc_vat,
+       ${P('mean_inc_vat')} AS mean_inc_vat,
+       ${P('mean_exc_vat')} AS mean_exc_vat
+FROM negative_runs
+WHERE ${IN_TARIFFS}
+  -- runs overlapping the window, each whole (as src/analytics/negativeRuns.ts)
+  AND "end" > CAST($range_from AS TIMESTAMPTZ) AND start < CAST($range_to AS TIMESTAMPTZ)
+ORDER BY ${SERIES_ORDER}, start`,
+};
+
+const monthlyStats: ReportDefinition = {
+  name: 'monthly_stats',
+  query: `
+SELECT tariff_code, payment_method, rate_type,
+       strftime(month, '%Y-%m') AS month,
+       CAST(days AS INTEGER) AS days,
+       CAST(slots AS INTEGER) AS slots,
+       CAST(expected_slots AS INTEGER) AS expected_slots,
+       ${P('min_inc_vat')} AS min_inc_vat,
+       ${P('max_inc_vat')} AS max_inc_vat,
+       ${P('mean_inc_vat')} AS mean_inc_vat,
+       ${P('median_inc_vat')} AS median_inc_vat,
+       ${P('p10_inc_vat')} AS p10_inc_vat,
+       ${P('p90_inc_vat')} AS p90_inc_vat,
+       ${P('peak_mean_inc_vat')} AS peak_mean_inc_vat,
+       ${P('off_peak_mean_inc_vat')} AS off_peak_mean_inc_vat,
+       ${P('mean_exc_vat')} AS mean_exc_vat,
+       CAST(negative_slots AS INTEGER) AS negative_slots
+FROM monthly_stats
+WHERE ${IN_TARIFFS} AND ${inMonths()}
+ORDER BY ${SERIES_ORDER}, month`,
+};
+
+/** In the order they are written. */
+export const REPORTS: readonly ReportDefinition[] = [
+  dailyStats,
+  cheapestPerDay(1),
+  cheapestPerDay(2),
+  cheapestPerDay(4),
+  negativeSlots,
+  negativeRuns,
+  monthlyStats,
+];
