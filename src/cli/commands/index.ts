@@ -1,6 +1,7 @@
 // Every command of the CLI, in the order `tariffs --help` lists them.
 import type { Command } from 'commander';
 import { register as analytics } from './analytics.js';
+import { register as demo } from './demo.js';
 import { register as events } from './events.js';
 import { register as exportCommand } from './export.js';
 import { register as ingest } from './ingest.js';
@@ -12,4 +13,4 @@ import { register as status } from './status.js';
 
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [ingest, sql, analytics, events, sandbox, schedule, run, status, exportCommand];
+export const commands: Register[] = [ingest, sql, analytics, events, sandbox, schedule, run, status, exportCommand, demo];

@@ -1,0 +1,74 @@
+// The demo's warehouse: every tariff the built-in sandbox serves, ingested from 2017-01-01 through
+// the real client and ingest code into a fresh DuckDB file. The file is built under a temporary
+// name and renamed over the target, which is only replaced if an earlier demo wrote it.
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { loadConfig } from '../config/loadConfig.js';
+import { TariffsError, UsageError } from '../errors.js';
+import { runIngest, type IngestSummary } from '../ingest/ingest.js';
+import { startSandbox } from '../sandbox/startSandbox.js';
+import { Warehouse } from '../store/Warehouse.js';
+
+/** The `job` of the demo's ingest runs: how an existing file is recognised as the demo's own. */
+export const DEMO_JOB = 'demo';
+export const DEMO_FROM = new Date('2017-01-01T00:00:00Z');
+
+export interface DemoWarehouse {
+  tariffs: string[];
+  ingest: IngestSummary;
+}
+
+export async function buildDemoWarehouse(db: string, logger: Logger): Promise<DemoWarehouse> {
+  await assertReplaceable(db);
+  const dir = dirname(resolve(db));
+  const tmpPrefix = `.${basename(db)}.tmp-`;
+  // Left behind by a demo that was killed while ingesting.
+  if (existsSync(dir)) for (const f of readdirSync(dir)) if (f.startsWith(tmpPrefix)) rmSync(join(dir, f), { force: true });
+  const tmp = join(dir, `${tmpPrefix}${process.pid}`);
+  const sandbox = await startSandbox({ logger });
+  try {
+    const tariffs = [...new Set(sandbox.tariffs().map((t) => t.tariffCode))].sort();
+    logger.info({ baseUrl: sandbox.baseUrl, tariffs: tariffs.length }, 'demo: sandbox started; ingesting');
+    const config = { ...loadConfig({ db: tmp, baseUrl: sandbox.baseUrl }, {}), defaultFrom: DEMO_FROM.toISOString() };
+    const ingest = await runIngest(
+      { tariffs, products: [], accounts: [], from: DEMO_FROM, job: DEMO_JOB },
+      { config, logger },
+    );
+    if (ingest.status !== 'ok') {
+      throw new TariffsError('DEMO_INGEST', `demo: ingest from the sandbox ended '${ingest.status}': ${ingest.errors.join('; ')}`);
+    }
+    removeDatabase(db);
+    renameSync(tmp, db);
+    return { tariffs, ingest };
+  } catch (error) {
+    removeDatabase(tmp);
+    throw error;
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** A file at `db` is replaced only when every run recorded in it is the demo's. */
+async function assertReplaceable(db: string): Promise<void> {
+  if (!existsSync(db)) return;
+  let foreign: number;
+  try {
+    const warehouse = await Warehouse.open(db, { readOnly: true });
+    try {
+      foreign = (await warehouse.one(`SELECT count(*) AS n FROM ingest_runs WHERE job <> $job`, { job: DEMO_JOB }))!.n as number;
+    } finally {
+      warehouse.close();
+    }
+  } catch (error) {
+    throw new UsageError(`--db ${db}: exists and is not a demo database (${(error as Error).message}); choose another --db`, { cause: error });
+  }
+  if (foreign > 0) {
+    throw new UsageError(`--db ${db}: holds data not written by \`tariffs demo\`; refusing to replace it (choose another --db)`);
+  }
+}
+
+function removeDatabase(file: string): void {
+  rmSync(file, { force: true });
+  rmSync(`${file}.wal`, { force: true });
+}

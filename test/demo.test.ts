@@ -1,0 +1,77 @@
+// `tariffs demo` as users run it (the built CLI in dist/): offline sandbox → fresh warehouse →
+// summary → reports, in under a minute; a re-run rebuilds the file and reproduces the reports
+// byte for byte; a database the demo did not write is never replaced.
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Warehouse } from '../src/store/Warehouse.js';
+import { runCli } from './helpers/runCli.js';
+import { query, tempDir } from './helpers/warehouseTools.js';
+
+const REPORT_FILES = [
+  ...['daily_stats', 'cheapest_1h_per_day', 'cheapest_2h_per_day', 'cheapest_4h_per_day', 'negative_slots', 'negative_runs', 'monthly_stats']
+    .flatMap((n) => [`${n}.csv`, `${n}.parquet`]),
+  'report.html',
+].sort();
+const sha = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
+
+describe('tariffs demo', () => {
+  const tmp = tempDir('tariffs-demo-');
+  const db = join(tmp.dir, 'data', 'demo.duckdb');
+  const out = tmp.file('out');
+  afterAll(() => tmp.remove());
+
+  it('ingests the sandbox, prints the summary and writes the reports in under a minute', async () => {
+    const started = performance.now();
+    const result = await runCli(['demo', '--db', db, '--out', out], { timeoutMs: 120_000 });
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`tariffs demo took ${seconds.toFixed(1)} s`);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(seconds).toBeLessThan(60);
+    const stdout = result.stdout;
+    expect(stdout).toMatch(/^tariffs demo: 11 sandbox tariffs, 158782 rates → /);
+    // Clock-change days with their half-hour counts: 46 when the clocks go forward, 50 when back.
+    expect(stdout).toMatch(/E-1R-AGILE-18-02-21-J\s+2023-03-26\s+clocks forward\s+46\s+46/);
+    expect(stdout).toMatch(/E-1R-AGILE-18-02-21-J\s+2023-10-29\s+clocks back\s+50\s+50/);
+    expect(stdout).toMatch(/E-1R-AGILE-24-10-01-G\s+2025-03-30\s+clocks forward\s+46\s+46/);
+    expect(stdout).toMatch(/Clock-change days found: 20 \(20 complete; 12 of 46 half-hours, 8 of 50\)/);
+    // The cheapest 2-hour window of N's only day, 2026-04-04, is below zero.
+    expect(stdout).toMatch(/E-1R-AGILE-24-10-01-N\s+2026-04-04\s+2026-04-04T\d\d:\d\d:00\+01:00\s+2026-04-04T\d\d:\d\d:00\+01:00\s+-\d/);
+    expect(stdout).toMatch(/E-1R-AGILE-24-10-01-G\s+18\s+1\s/);
+    expect(readdirSync(out).sort()).toEqual(REPORT_FILES);
+    for (const f of REPORT_FILES) expect(statSync(join(out, f)).size).toBeGreaterThan(200);
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toMatch(/<svg[\s\S]*<\/svg>/);
+    // Every sandbox tariff is in the warehouse, the VAR and day/night ones too.
+    expect(await query(db, `SELECT tariff_code, rate_type, count(*) AS n FROM unit_rates
+        WHERE tariff_code LIKE '%VAR%' GROUP BY ALL ORDER BY ALL`)).toEqual([
+      { tariff_code: 'E-1R-VAR-17-01-11-A', rate_type: 'standard', n: 6 },
+      { tariff_code: 'E-2R-VAR-22-11-01-A', rate_type: 'day', n: 4 },
+      { tariff_code: 'E-2R-VAR-22-11-01-A', rate_type: 'night', n: 4 },
+    ]);
+  }, 150_000);
+
+  it('re-runs from a fresh file (paths relative to the current directory) with identical reports', async () => {
+    const result = await runCli(['demo'], { cwd: tmp.dir, timeoutMs: 120_000 });
+    expect(result.code).toBe(0);
+    expect(await query(db, 'SELECT count(*) AS runs FROM ingest_runs')).toEqual([{ runs: 1 }]);
+    const again = join(tmp.dir, 'data', 'reports');
+    expect(readdirSync(again).sort()).toEqual(REPORT_FILES);
+    for (const f of REPORT_FILES) expect({ f, sha: sha(join(again, f)) }).toEqual({ f, sha: sha(join(out, f)) });
+    expect(readdirSync(join(tmp.dir, 'data')).sort()).toEqual(['demo.duckdb', 'reports']);
+  }, 150_000);
+
+  it('refuses to replace a database it did not write (exit 2, file untouched)', async () => {
+    const foreign = tmp.file('mine.duckdb');
+    const w = await Warehouse.open(foreign);
+    await w.run(`INSERT INTO ingest_runs (run_id, job, started_at, status) VALUES (1, 'ingest', now(), 'ok')`);
+    w.close();
+    const before = sha(foreign);
+    const result = await runCli(['demo', '--db', foreign, '--out', tmp.file('never')]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`--db ${foreign}: holds data not written by \`tariffs demo\``);
+    expect(sha(foreign)).toBe(before);
+    expect(existsSync(tmp.file('never'))).toBe(false);
+  });
+});
