@@ -12,15 +12,15 @@ import type { Page } from '../api/paginate.js';
 import type { UnitRate } from '../api/schemas.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { RateColumns } from '../store/RateColumns.js';
-import { prepareStaging, writeRateBatch, type RateKind, type WriteCounts } from '../store/writeRates.js';
+import { prepareStaging, writeRateBatch, writeRateBatches, type RateKind, type WriteCounts } from '../store/writeRates.js';
 import type { IngestTarget } from './resolveTargets.js';
 
 const HALF_HOUR_MS = 30 * 60_000;
 /** 6 pages of 1500 half-hours: a full chunk of a half-hourly tariff is exactly 6 requests —
  *  small enough to spread a few tariffs over the workers, large enough to keep commits few. */
 export const DEFAULT_CHUNK_SLOTS = 9_000;
-/** Fetched batches waiting for the writer, at most (bounds memory). */
-const MAX_QUEUED = 2;
+/** Fetched batches waiting for the writer, at most (bounds memory: a batch is a few columns). */
+const MAX_QUEUED = 4;
 
 export interface Progress {
   /** Records announced by a first page's `count`. */
@@ -114,33 +114,66 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     logger.error({ tariff: target.tariffCode, kind, err: summarise(error) }, 'tariff failed');
   };
 
-  // One connection writes, one batch at a time, in the order batches are queued. A chunk is
-  // queued only once the previous chunk of its stream is queued, so each stream commits in order;
-  // workers go on fetching while writes proceed, with at most MAX_QUEUED batches waiting.
-  let writes: Promise<unknown> = Promise.resolve();
-  const queued = new Set<Promise<unknown>>();
-  const write = (chunk: Chunk, rates: RateColumns): void => {
-    const done = writes.then(async () => {
-      if (stopped(chunk.target)) return;
+  // One connection writes, in the order batches are queued. A chunk is queued only once the
+  // previous chunk of its stream is queued, so each stream commits in order. The writer takes
+  // everything waiting and commits it in one transaction (each batch with its cursor); if that
+  // fails it writes them one by one, so that a bad batch fails only its own tariff. Workers go
+  // on fetching meanwhile, pausing while MAX_QUEUED batches wait.
+  const pending: { chunk: Chunk; rates: RateColumns }[] = [];
+  let writing: Promise<void> | undefined;
+  let spaceWaiters: (() => void)[] = [];
+  const record = (chunk: Chunk, counts: WriteCounts) => {
+    const outcome = outcomeOf(chunk);
+    outcome.inserted += counts.inserted;
+    outcome.updated += counts.updated;
+    outcome.unchanged += counts.unchanged;
+    outcome.chunks++;
+  };
+  const batchOf = (item: { chunk: Chunk; rates: RateColumns }) => ({
+    tariffCode: item.chunk.target.tariffCode, kind: item.chunk.kind, runId: options.runId, rates: item.rates,
+    window: { from: item.chunk.from, until: item.chunk.to ?? new Date(item.rates.endOfLatest(item.chunk.from.getTime(), HALF_HOUR_MS)) },
+  });
+  const drain = async (): Promise<void> => {
+    while (pending.length > 0) {
+      const group = pending.splice(0, pending.length).filter((item) => !stopped(item.chunk.target));
+      const released = spaceWaiters;
+      spaceWaiters = [];
+      for (const wake of released) wake();
+      if (group.length === 0) continue;
       const started = performance.now();
       try {
-        const counts = await writeRateBatch(warehouse, {
-          tariffCode: chunk.target.tariffCode, kind: chunk.kind, runId: options.runId, rates,
-          window: { from: chunk.from, until: chunk.to ?? new Date(rates.endOfLatest(chunk.from.getTime(), HALF_HOUR_MS)) },
-        });
-        const outcome = outcomeOf(chunk);
-        outcome.inserted += counts.inserted;
-        outcome.updated += counts.updated;
-        outcome.unchanged += counts.unchanged;
-        outcome.chunks++;
-        logger.debug({ tariff: chunk.target.tariffCode, kind: chunk.kind, rows: rates.length, ms: Math.round(performance.now() - started) }, 'batch written');
-      } catch (error) {
-        fail(chunk.target, chunk.kind, error);
+        const counts = await writeRateBatches(warehouse, group.map(batchOf));
+        group.forEach((item, i) => record(item.chunk, counts[i]!));
+      } catch (groupError) {
+        if (group.length === 1) {
+          fail(group[0]!.chunk.target, group[0]!.chunk.kind, groupError);
+        } else {
+          for (const item of group) {
+            if (stopped(item.chunk.target)) continue;
+            try {
+              record(item.chunk, await writeRateBatch(warehouse, batchOf(item)));
+            } catch (error) {
+              fail(item.chunk.target, item.chunk.kind, error);
+            }
+          }
+        }
       }
+      logger.debug({ batches: group.length, rows: group.reduce((n, item) => n + item.rates.length, 0), ms: Math.round(performance.now() - started) }, 'batches written');
+    }
+  };
+  const startWriter = (): void => {
+    if (writing) return;
+    writing = drain().finally(() => {
+      writing = undefined;
+      if (pending.length > 0) startWriter(); // queued as the loop ended
     });
-    writes = done;
-    queued.add(done);
-    void done.finally(() => queued.delete(done));
+  };
+  const write = (chunk: Chunk, rates: RateColumns): void => {
+    pending.push({ chunk, rates });
+    startWriter();
+  };
+  const waitForSpace = async (): Promise<void> => {
+    while (pending.length >= MAX_QUEUED) await new Promise<void>((resolve) => spaceWaiters.push(resolve));
   };
 
   const queue: WorkItem[] = (await planStreams(options, now())).map((stream) => ({ type: 'probe', stream }));
@@ -199,7 +232,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     } finally {
       chunk.enqueued();
     }
-    while (queued.size >= MAX_QUEUED) await Promise.race(queued);
+    await waitForSpace();
   };
 
   // A pool of workers over a queue that probes extend: idle workers wait while probes are out.
@@ -234,7 +267,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
   await Promise.all(tails);
-  await writes;
+  while (writing) await writing;
 
   const tariffs = [...outcomes.values()];
   for (const t of tariffs) {

@@ -31,7 +31,22 @@ export async function prepareStaging(warehouse: Warehouse): Promise<void> {
     valid_from_ms DOUBLE, valid_to_ms DOUBLE, value_exc_vat DOUBLE, value_inc_vat DOUBLE, payment_method VARCHAR)`);
 }
 
+/** Writes one batch in its own transaction. */
 export async function writeRateBatch(warehouse: Warehouse, batch: RateBatch): Promise<WriteCounts> {
+  return (await writeRateBatches(warehouse, [batch]))[0]!;
+}
+
+/** Writes batches in one transaction, each with its cursor, in order: all of them or none. One
+ *  commit for several batches saves its fixed cost (a WAL sync) when the writer has a queue. */
+export async function writeRateBatches(warehouse: Warehouse, batches: readonly RateBatch[]): Promise<WriteCounts[]> {
+  return warehouse.transaction(async () => {
+    const counts: WriteCounts[] = [];
+    for (const batch of batches) counts.push(await stageAndMerge(warehouse, batch));
+    return counts;
+  });
+}
+
+async function stageAndMerge(warehouse: Warehouse, batch: RateBatch): Promise<WriteCounts> {
   await warehouse.run(`DELETE FROM ${STAGE}`);
   const rates = batch.rates.deduped();
   if (rates.length > 0) {
@@ -42,11 +57,9 @@ export async function writeRateBatch(warehouse: Warehouse, batch: RateBatch): Pr
       appender.closeSync();
     }
   }
-  return warehouse.transaction(async () => {
-    const counts = batch.rates.length > 0 ? await mergeStaged(warehouse, batch) : { inserted: 0, updated: 0, unchanged: 0 };
-    await moveCursor(warehouse, batch);
-    return counts;
-  });
+  const counts = rates.length > 0 ? await mergeStaged(warehouse, batch, rates) : { inserted: 0, updated: 0, unchanged: 0 };
+  await moveCursor(warehouse, batch);
+  return counts;
 }
 
 function appendRates(appender: DuckDBAppender, rates: RateColumns): void {
@@ -65,16 +78,10 @@ function appendRates(appender: DuckDBAppender, rates: RateColumns): void {
   }
 }
 
-async function mergeStaged(warehouse: Warehouse, batch: RateBatch): Promise<WriteCounts> {
-  const unit = batch.kind !== 'standing_charge';
-  const table = unit ? 'unit_rates' : 'standing_charges';
-  const rateType = unit ? batch.kind : 'standing_charge';
-  const typeMatch = unit ? 'AND u.rate_type = $rate_type' : '';
-  const params = { tariff: batch.tariffCode, rate_type: rateType, run: batch.runId };
-  // The Europe/London view of valid_from, by arithmetic on london_days: d1 is the UTC date an
-  // hour later (the local date is d1, or the day before when the instant precedes d1's start,
-  // which happens only in GMT), and the offset is the day's, switched at its clock change.
-  await warehouse.run(`CREATE OR REPLACE TEMP TABLE stage_batch AS
+/** The staged rates with the Europe/London view of valid_from, by arithmetic on london_days: d1 is
+ *  the UTC date an hour later (the local date is d1, or the day before when the instant precedes
+ *  d1's start, which happens only in GMT), and the offset is the day's, switched at its change. */
+const LOCALISED = `
     WITH typed AS (
         SELECT to_timestamp(valid_from_ms / 1000) AS valid_from, to_timestamp(valid_to_ms / 1000) AS valid_to,
                value_exc_vat, value_inc_vat, payment_method
@@ -98,21 +105,48 @@ async function mergeStaged(warehouse: Warehouse, batch: RateBatch): Promise<Writ
            CAST(offset_minutes AS SMALLINT) AS utc_offset_minutes,
            CAST((us - epoch_us(CASE WHEN same_day THEN day_start ELSE prev_day_start END)) // 1800000000 + 1 AS SMALLINT)
              AS settlement_period
-    FROM placed`);
-  const bounds = (await warehouse.one(`SELECT min(s.valid_from) AS lo, max(s.valid_from) AS hi, count(*) AS n,
-        -- can this batch meet stored rows? only inside the stored span the cursor records
-        coalesce(bool_or(s.valid_from BETWEEN c.earliest_valid_from AND c.latest_valid_from), false) AS overlaps
-      FROM stage_batch AS s
-      LEFT JOIN ingest_cursors AS c ON c.tariff_code = $tariff AND c.rate_kind = $kind`,
-  { tariff: batch.tariffCode, kind: batch.kind }))!;
-  const total = Number(bounds.n);
-  if (!bounds.overlaps) {
-    // A batch beyond everything stored (a backfill's usual case): nothing to compare, insert it all.
-    await warehouse.run(`INSERT INTO ${table} SELECT ${insertColumns(unit)} FROM stage_batch AS s`, params);
-    if (unit) await syncLongRates(warehouse, params);
-    return { inserted: total, updated: 0, unchanged: 0 };
+    FROM placed`;
+
+const HALF_HOUR_MS = 1_800_000;
+
+/** Any rate longer than a half-hour, or open-ended? (They are mirrored in long_unit_rates.) */
+function hasLongRates(rates: RateColumns): boolean {
+  for (let i = 0; i < rates.length; i++) {
+    const to = rates.validTo[i]!;
+    if (Number.isNaN(to) || to - rates.validFrom[i]! !== HALF_HOUR_MS) return true;
   }
-  const span = { ...params, lo: bounds.lo as string, hi: bounds.hi as string };
+  return false;
+}
+
+async function mergeStaged(warehouse: Warehouse, batch: RateBatch, rates: RateColumns): Promise<WriteCounts> {
+  const unit = batch.kind !== 'standing_charge';
+  const table = unit ? 'unit_rates' : 'standing_charges';
+  const rateType = unit ? batch.kind : 'standing_charge';
+  const typeMatch = unit ? 'AND u.rate_type = $rate_type' : '';
+  const params = { tariff: batch.tariffCode, rate_type: rateType, run: batch.runId };
+  const range = rates.startRange()!;
+  // Stored rows of this tariff and kind lie within the span its cursor records; a batch outside
+  // it (a backfill's usual case) has nothing to compare with: one INSERT straight from staging.
+  const stored = await warehouse.one(`SELECT epoch_ms(earliest_valid_from) AS earliest, epoch_ms(latest_valid_from) AS latest
+    FROM ingest_cursors WHERE tariff_code = $tariff AND rate_kind = $kind`, { tariff: batch.tariffCode, kind: batch.kind });
+  const overlaps = stored?.earliest != null && stored.latest != null
+    && range.earliest <= (stored.latest as number) && range.latest >= (stored.earliest as number);
+  const long = unit && hasLongRates(rates);
+  if (!overlaps) {
+    await warehouse.run(`INSERT INTO ${table} SELECT ${insertColumns(unit)} FROM (${LOCALISED}) AS s`, params);
+    if (long) {
+      await warehouse.run(`INSERT INTO long_unit_rates
+        SELECT $tariff, $rate_type, to_timestamp(valid_from_ms / 1000), to_timestamp(valid_to_ms / 1000),
+               value_exc_vat, value_inc_vat, payment_method
+        FROM ${STAGE}
+        WHERE valid_to_ms IS NULL OR valid_to_ms - valid_from_ms <> ${HALF_HOUR_MS}`, params);
+    }
+    return { inserted: rates.length, updated: 0, unchanged: 0 };
+  }
+  await warehouse.run(`CREATE OR REPLACE TEMP TABLE stage_batch AS ${LOCALISED}`);
+  const bounds = { lo: new Date(range.earliest).toISOString(), hi: new Date(range.latest).toISOString() };
+  const total = rates.length;
+  const span = { ...params, lo: bounds.lo, hi: bounds.hi };
   // The stored rows this batch may touch, found once (the time bounds let DuckDB skip row groups).
   await warehouse.run(`CREATE OR REPLACE TEMP TABLE stage_changes AS
     SELECT s.valid_from, s.pm_key, u.valid_to AS old_valid_to, u.value_exc_vat AS old_exc, u.value_inc_vat AS old_inc,
@@ -146,6 +180,7 @@ async function mergeStaged(warehouse: Warehouse, batch: RateBatch): Promise<Writ
           AND coalesce(u.payment_method, '') = s.pm_key
           AND u.valid_from BETWEEN CAST($lo AS TIMESTAMPTZ) AND CAST($hi AS TIMESTAMPTZ))`, span);
   const insertedCount = Number(inserted.getRowsJS()[0]?.[0] ?? 0);
+  // a stored long rate may have become a half-hour: always resync here (this path is rare)
   if (unit) await syncLongRates(warehouse, params);
   return { inserted: insertedCount, updated, unchanged: total - insertedCount - updated };
 }
