@@ -1,17 +1,13 @@
 // The reports job: exports with src/report/exportReports.ts into config.reports.dir and records
-// the run in ingest_runs. exportReports is written separately: while the module is missing the
-// export test is skipped and the job must fail with a clear error instead.
-import { existsSync, readdirSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// the run in ingest_runs.
+import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run as runRates } from '../jobs/rates.js';
-import { ReportsUnavailableError, run as runReports } from '../jobs/reports.js';
+import { run as runReports } from '../jobs/reports.js';
 import { silentLogger } from '../src/log/createLogger.js';
 import type { JobContext } from '../src/schedule/Job.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { query, tempDir, testConfig } from './helpers/warehouseTools.js';
-
-const HAS_EXPORT_REPORTS = existsSync(fileURLToPath(new URL('../src/report/exportReports.ts', import.meta.url)));
 
 describe('reports job', () => {
   let sandbox: Sandbox;
@@ -37,17 +33,12 @@ describe('reports job', () => {
     tmp.remove();
   });
 
-  it.skipIf(!HAS_EXPORT_REPORTS)('exports into reports.dir and records an ok run in ingest_runs', async () => {
+  it('exports into reports.dir and records an ok run in ingest_runs', async () => {
     const result = await runReports(ctx(['after:rates']));
     expect(result.status).toBe('ok');
     expect(result.ingestRunId).toBeGreaterThan(0);
     expect(readdirSync(dir, { recursive: true }).length).toBeGreaterThan(0);
     expect(await query(db, `SELECT job, status, finished_at IS NOT NULL AS closed FROM ingest_runs WHERE run_id = ${result.ingestRunId}`))
       .toEqual([{ job: 'reports', status: 'ok', closed: true }]);
-  });
-
-  it.runIf(!HAS_EXPORT_REPORTS)('without src/report/exportReports the job fails with a clear error', async () => {
-    await expect(runReports(ctx(['reports']))).rejects.toBeInstanceOf(ReportsUnavailableError);
-    await expect(runReports(ctx(['reports']))).rejects.toThrow(/exportReports is not available/);
   });
 });

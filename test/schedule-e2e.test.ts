@@ -5,14 +5,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { runCli } from './helpers/runCli.js';
 import { peek, startScheduler, writeConfig, type SchedulerProcess } from './helpers/schedulerProcess.js';
 import { tempDir } from './helpers/warehouseTools.js';
 
-const HAS_EXPORT_REPORTS = existsSync(fileURLToPath(new URL('../dist/src/report/exportReports.js', import.meta.url)));
 const TODAY_TARIFF = 'E-1R-AGILE-24-10-01-H'; // 2026-03-28 20:00Z … 2026-03-29 23:30Z
 const LONG_TARIFF = 'E-1R-AGILE-18-02-21-A'; // 81,403 half-hours from 2017
 
@@ -88,7 +86,7 @@ describe('tariffs schedule: compressed cycles against the sandbox', () => {
         ON a.run_id < b.run_id AND b.started_at < a.finished_at AND a.finished_at IS NOT NULL`)).toEqual([]);
   }, 90_000);
 
-  it.skipIf(!HAS_EXPORT_REPORTS)('re-exports the reports after a run that stored new rates', async () => {
+  it('re-exports the reports after a run that stored new rates', async () => {
     await scheduler.waitFor((l) => l.msg === 'job ok' && l.job === 'reports', 30_000, 'a reports run');
     const before = snapshot(reportsDir);
     expect(before).not.toBe('');
