@@ -33,7 +33,7 @@ Files (one per report, every selected tariff in it, with a tariff_code column):
   negative_slots, negative_runs, monthly_stats  (.csv and/or .parquet), report.html
 Each file is written under a temporary name and renamed: readers never see half a file, and
 exporting the same data again gives byte-identical files. Times are Europe/London with offset.
-Columns: src/report/README.md.
+Columns: README.md, section Exports.
 Prints the files written (path, rows, format). Exit status: 0 written, 1 no data for a tariff
 or an unwritable --out, 2 bad usage, 75 the database stayed busy.`);
   command.action(action(async (flags: ExportFlags) => {
