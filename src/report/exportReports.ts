@@ -1,4 +1,4 @@
-// exportReports: the reports of src/report/README.md written to a directory as CSV, Parquet and/or
+// exportReports: the reports of README.md (section Exports) written to a directory as CSV, Parquet and/or
 // one self-contained HTML page. Opens the warehouse read-only and closes it; every file is written
 // atomically; the same data give byte-identical files. `tariffs export`, `tariffs demo` and the
 // scheduler's reports job call this.

@@ -3,7 +3,7 @@
 // parameters of exportScope.ts and ends in an ORDER BY over a unique key, so files are reproducible.
 // Prices are DECIMAL(10,4) (fixed 4 decimals in CSV, see priceSql.ts), times Europe/London ISO 8601
 // with offset.
-// The columns are documented in src/report/README.md: change both together.
+// The columns are documented in README.md (section Exports): change both together.
 import { priceSql } from './priceSql.js';
 
 export interface ReportDefinition {
