@@ -4,8 +4,9 @@
 // the macro's time at three sizes for its growth exponent.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { sandboxDataDir } from '../src/paths.js';
+import { exportReports } from '../src/report/exportReports.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { growthExponent, round } from './ingestBench.js';
 
@@ -38,21 +39,31 @@ const tariffsOf = async (w: Warehouse) =>
 
 const RANGE = { range_from: '2000-01-01T00:00:00Z', range_to: '2100-01-01T00:00:00Z' };
 
-/** The best hand-written SQL for the cheapest 2-hour window of each local day (ties: earliest). */
+/** The best hand-written SQL for the same answer as the macro — the cheapest 2-hour window of
+ *  each local day (ties: earliest) with its means inc and exc VAT and its local start and end —
+ *  written by someone who knows the data is half-hourly and reads unit_rates directly. */
+const LOCAL_ISO = (ts: string) => `strftime(timezone('Europe/London', ${ts}), '%Y-%m-%dT%H:%M:%S')
+    || CASE WHEN epoch(timezone('Europe/London', ${ts})) - epoch(${ts}) = 3600 THEN '+01:00' ELSE '+00:00' END`;
 const HANDWRITTEN_CHEAPEST = `
   WITH w AS (
     SELECT local_date, valid_from,
            sum(value_inc_vat) OVER win AS s,
+           sum(value_exc_vat) OVER win AS se,
            lag(valid_from, ${SLOTS - 1}) OVER win AS first_start
     FROM unit_rates
     WHERE tariff_code = $tariff AND rate_type = 'standard'
-    WINDOW win AS (PARTITION BY local_date ORDER BY valid_from ROWS ${SLOTS - 1} PRECEDING))
-  SELECT local_date, arg_min(first_start, (round(s, 9), first_start)) AS start, min(round(s, 9)) / ${SLOTS} AS mean_inc_vat
-  FROM w WHERE first_start = valid_from - INTERVAL ${(SLOTS - 1) * 30} MINUTE
-  GROUP BY local_date ORDER BY local_date`;
+    WINDOW win AS (PARTITION BY local_date ORDER BY valid_from ROWS ${SLOTS - 1} PRECEDING)),
+  best AS (
+    SELECT local_date, arg_min({start: first_start, s: s, se: se}, (round(s, 9), first_start)) AS b
+    FROM w WHERE first_start = valid_from - INTERVAL ${(SLOTS - 1) * 30} MINUTE
+    GROUP BY local_date)
+  SELECT local_date, b.start AS start, ${LOCAL_ISO('b.start')} AS local_start,
+         ${LOCAL_ISO(`b.start + INTERVAL ${SLOTS * 30} MINUTE`)} AS local_end,
+         b.s / ${SLOTS} AS mean_inc_vat, b.se / ${SLOTS} AS mean_exc_vat
+  FROM best ORDER BY local_date`;
 
 const MACRO_CHEAPEST = `
-  SELECT local_date, start, mean_inc_vat
+  SELECT local_date, start, local_start, local_end, mean_inc_vat, mean_exc_vat
   FROM cheapest_window_per_day($tariff, ${SLOTS}, CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ))
   ORDER BY local_date`;
 
@@ -67,7 +78,9 @@ function sameAnswers(a: Record<string, unknown>[][], b: Record<string, unknown>[
   if (a.length !== b.length) return false;
   return a.every((rows, i) => rows.length === b[i]!.length && rows.every((r, j) => {
     const o = b[i]![j]!;
-    return r.local_date === o.local_date && r.start === o.start && Math.abs((r.mean_inc_vat as number) - (o.mean_inc_vat as number)) < 1e-9;
+    return r.local_date === o.local_date && r.start === o.start && r.local_start === o.local_start
+      && r.local_end === o.local_end && Math.abs((r.mean_inc_vat as number) - (o.mean_inc_vat as number)) < 1e-9
+      && Math.abs((r.mean_exc_vat as number) - (o.mean_exc_vat as number)) < 1e-9;
   }));
 }
 
@@ -125,8 +138,10 @@ export async function analyticsBench(quick: boolean, log: (line: string) => void
         };
         log(`macro ${macroBest.toFixed(2)} s vs hand-written ${handBest.toFixed(2)} s vs TypeScript ${ts.toFixed(2)} s`);
         Object.assign(results, await statsBench(w, tariffs, details, log));
-      } finally {
         w.close();
+        Object.assign(results, await exportBench(join(dir, `a-${copies}.duckdb`), rows, join(dir, 'reports'), details, log));
+      } finally {
+        if (w.connection) closeQuietly(w);
       }
     }
     results.cheapest_growth_exponent = round(growthExponent(growth));
@@ -135,6 +150,30 @@ export async function analyticsBench(quick: boolean, log: (line: string) => void
     rmSync(dir, { recursive: true, force: true });
   }
   return { results, details };
+}
+
+function closeQuietly(w: Warehouse): void {
+  try {
+    w.close();
+  } catch {
+    // already closed
+  }
+}
+
+/** exportReports of every tariff as CSV, then as Parquet: half-hours exported per second. */
+async function exportBench(db: string, halfHours: number, outDir: string, details: Record<string, unknown>, log: (line: string) => void): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  const files: Record<string, unknown> = {};
+  for (const format of ['csv', 'parquet'] as const) {
+    const started = performance.now();
+    const result = await exportReports({ db, outDir: join(outDir, format), formats: [format] });
+    const seconds = (performance.now() - started) / 1000;
+    out[`export_${format}_rows_per_s`] = Math.round(halfHours / seconds);
+    files[format] = { seconds: round(seconds), files: result.files.map((f) => ({ file: basename(f.path), rows: f.rows })) };
+    log(`export ${format}: ${halfHours} half-hours in ${seconds.toFixed(2)} s (${result.files.reduce((n, f) => n + f.rows, 0)} report rows)`);
+  }
+  details.export = { half_hours: halfHours, rows_per_s: 'half-hours of rate_slots turned into the reports per second', ...files };
+  return out;
 }
 
 /** daily_stats and negative_slots views against hand-written SQL over the whole table. */
