@@ -21,6 +21,8 @@ const HALF_HOUR_MS = 30 * 60_000;
 export const DEFAULT_CHUNK_SLOTS = 9_000;
 /** Fetched batches waiting for the writer, at most (bounds memory: a batch is a few columns). */
 const MAX_QUEUED = 4;
+/** Rates committed in one transaction, at most (unless a single batch is larger). */
+const MAX_GROUP_ROWS = 36_000;
 
 export interface Progress {
   /** Records announced by a first page's `count`. */
@@ -135,7 +137,13 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   });
   const drain = async (): Promise<void> => {
     while (pending.length > 0) {
-      const group = pending.splice(0, pending.length).filter((item) => !stopped(item.chunk.target));
+      // up to MAX_GROUP_ROWS a transaction: DuckDB holds a transaction's rows in memory until commit
+      let take = 1;
+      for (let rows = pending[0]!.rates.length; take < pending.length; take++) {
+        rows += pending[take]!.rates.length;
+        if (rows > MAX_GROUP_ROWS) break;
+      }
+      const group = pending.splice(0, take).filter((item) => !stopped(item.chunk.target));
       const released = spaceWaiters;
       spaceWaiters = [];
       for (const wake of released) wake();
