@@ -57,7 +57,7 @@ export interface IngestSummary {
 }
 
 const DAY_MS = 86_400_000;
-const INGEST_MEMORY_LIMIT = '32MB';
+const INGEST_MEMORY_LIMIT = '48MB';
 
 /** The start of a never-seen tariff: the config's default_from, else two years back. */
 export function defaultFromOf(config: Config, now: Date): Date {

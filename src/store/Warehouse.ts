@@ -53,12 +53,14 @@ export class Warehouse {
       throw new TariffsError('NO_DATABASE', `no database at ${file} (run \`tariffs ingest --db ${file}\` first)`);
     }
     if (!readOnly) mkdirSync(dirname(path), { recursive: true });
-    const instance = await openInstance(path, readOnly, options.busyTimeoutMs ?? 0, file, options.memoryLimit);
+    const instance = await openInstance(path, readOnly, options.busyTimeoutMs ?? 0, file);
     const connection = await instance.connect();
     await connection.run("SET TimeZone = 'UTC'");
     const warehouse = new Warehouse(file, instance, connection, readOnly, logger);
     try {
       await warehouse.prepareSchema(options.sqlDirectory ?? sqlDir());
+      // Set after the schema work (building the calendar needs more), for the session's writes.
+      if (options.memoryLimit) await connection.run(`SET memory_limit = '${memoryLimitValue(options.memoryLimit)}'`);
     } catch (error) {
       warehouse.close();
       throw error;
@@ -168,12 +170,15 @@ function referenced(sql: string, params: Params | undefined): Params | undefined
   return used;
 }
 
-async function openInstance(
-  path: string, readOnly: boolean, busyTimeoutMs: number, shown: string, memoryLimit: string | undefined,
-): Promise<DuckDBInstance> {
+/** A memory size such as '64MB' (a literal: settings cannot be bound parameters). */
+function memoryLimitValue(value: string): string {
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(value)) throw new TariffsError('DB_OPEN', `invalid memory limit '${value}'`);
+  return value;
+}
+
+async function openInstance(path: string, readOnly: boolean, busyTimeoutMs: number, shown: string): Promise<DuckDBInstance> {
   const config: Record<string, string> = {};
   if (readOnly) config.access_mode = 'READ_ONLY';
-  if (memoryLimit) config.memory_limit = memoryLimit;
   const deadline = Date.now() + busyTimeoutMs;
   for (;;) {
     try {
