@@ -92,10 +92,16 @@ export async function ingestBench(quick: boolean, log: (line: string) => void): 
       // (empty) standing charges
       const minimum = latencyServer.tariffs.length * (Math.ceil(rowsPerTariff / PAGE_SIZE) + 1);
       const ideal = (minimum / CONCURRENCY) * 0.05;
+      // the same requests with nothing but fetching and parsing: what a page costs beyond 50 ms
+      const bare = await bareFetch(latencyServer.baseUrl, BENCH_PRODUCT, latencyServer.tariffs, new Date(from), CONCURRENCY);
       results.latency_vs_ideal_ratio = round(run.seconds / ideal);
+      results.latency_bare_fetch_vs_ideal_ratio = round(bare.seconds / ideal);
       results.requests_vs_minimum_ratio = round(run.requests / minimum);
-      details.latency = { tariffs: latencyServer.tariffs.length, rows: run.inserted, requests: run.requests, minimum_requests: minimum, seconds: round(run.seconds), ideal_seconds: round(ideal) };
-      log(`latency 50 ms: ${run.requests} requests (minimum ${minimum}) in ${run.seconds.toFixed(2)} s, ideal ${ideal.toFixed(2)} s`);
+      details.latency = {
+        tariffs: latencyServer.tariffs.length, rows: run.inserted, requests: run.requests, minimum_requests: minimum,
+        seconds: round(run.seconds), ideal_seconds: round(ideal), bare_fetch_seconds: round(bare.seconds), bare_fetch_requests: bare.requests,
+      };
+      log(`latency 50 ms: ${run.requests} requests (minimum ${minimum}) in ${run.seconds.toFixed(2)} s; bare fetch ${bare.seconds.toFixed(2)} s; ideal ${ideal.toFixed(2)} s`);
     } finally {
       await latencyServer.stop();
     }

@@ -19,8 +19,8 @@ const HALF_HOUR_MS = 30 * 60_000;
 /** 6 pages of 1500 half-hours: a full chunk of a half-hourly tariff is exactly 6 requests —
  *  small enough to spread a few tariffs over the workers, large enough to keep commits few. */
 export const DEFAULT_CHUNK_SLOTS = 9_000;
-/** Fetched batches waiting for the writer, at most (bounds memory: a batch is a few columns). */
-const MAX_QUEUED = 4;
+/** Fetched chunks not yet written, at most (bounds memory: a chunk is a few number columns). */
+const MAX_QUEUED = 8;
 /** Rates committed in one transaction, at most (unless a single batch is larger). */
 const MAX_GROUP_ROWS = 36_000;
 
@@ -120,7 +120,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   // previous chunk of its stream is queued, so each stream commits in order. The writer takes
   // everything waiting and commits it in one transaction (each batch with its cursor); if that
   // fails it writes them one by one, so that a bad batch fails only its own tariff. Workers go
-  // on fetching meanwhile, pausing while MAX_QUEUED batches wait.
+  // on fetching meanwhile, pausing while MAX_QUEUED fetched chunks wait.
   const pending: { chunk: Chunk; rates: RateColumns }[] = [];
   let writing: Promise<void> | undefined;
   let spaceWaiters: (() => void)[] = [];
@@ -144,9 +144,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
         if (rows > MAX_GROUP_ROWS) break;
       }
       const group = pending.splice(0, take).filter((item) => !stopped(item.chunk.target));
-      const released = spaceWaiters;
-      spaceWaiters = [];
-      for (const wake of released) wake();
+      notifySpace();
       if (group.length === 0) continue;
       const started = performance.now();
       try {
@@ -180,8 +178,14 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     pending.push({ chunk, rates });
     startWriter();
   };
+  let held = 0;
+  const notifySpace = () => {
+    const released = spaceWaiters;
+    spaceWaiters = [];
+    for (const wake of released) wake();
+  };
   const waitForSpace = async (): Promise<void> => {
-    while (pending.length >= MAX_QUEUED) await new Promise<void>((resolve) => spaceWaiters.push(resolve));
+    while (pending.length + held >= MAX_QUEUED) await new Promise<void>((resolve) => spaceWaiters.push(resolve));
   };
 
   const queue: WorkItem[] = (await planStreams(options, now())).map((stream) => ({ type: 'probe', stream }));
@@ -225,21 +229,24 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     }));
   };
 
+  // A fetched chunk is handed to the writer once its predecessor has been (asynchronously: the
+  // worker goes on to the next item); `held` counts those still waiting for a predecessor.
   const fetchAndWrite = async (chunk: Chunk): Promise<void> => {
+    let rates: RateColumns;
     try {
-      if (stopped(chunk.target)) return;
-      let rates: RateColumns;
-      try {
-        rates = await fetchAll(client, chunk, options, outcomeOf(chunk));
-      } catch (error) {
-        if (!isAbort(error, options.signal)) fail(chunk.target, chunk.kind, error);
-        return;
-      }
-      await chunk.previous;
-      if (!stopped(chunk.target)) write(chunk, rates);
-    } finally {
-      chunk.enqueued();
+      if (stopped(chunk.target)) return chunk.enqueued();
+      rates = await fetchAll(client, chunk, options, outcomeOf(chunk));
+    } catch (error) {
+      if (!isAbort(error, options.signal)) fail(chunk.target, chunk.kind, error);
+      return chunk.enqueued();
     }
+    held++;
+    tails.push(chunk.previous.then(() => {
+      held--;
+      if (!stopped(chunk.target)) write(chunk, rates);
+      chunk.enqueued();
+      notifySpace();
+    }));
     await waitForSpace();
   };
 
