@@ -22,9 +22,21 @@ export class RateColumns {
   }
 
   pushAll(rates: readonly UnitRate[]): void {
+    // Neighbouring rates share a boundary (newest first: one's valid_to is the next's valid_from
+    // string), so each instant is parsed once.
+    let lastText = '';
+    let lastTime = Number.NaN;
+    const parse = (text: string): number => {
+      if (text !== lastText) {
+        lastText = text;
+        lastTime = Date.parse(text);
+      }
+      return lastTime;
+    };
     for (const r of rates) {
-      this.validFrom.push(Date.parse(r.valid_from));
-      this.validTo.push(r.valid_to == null ? Number.NaN : Date.parse(r.valid_to));
+      const to = r.valid_to == null ? Number.NaN : parse(r.valid_to);
+      this.validFrom.push(parse(r.valid_from));
+      this.validTo.push(to);
       this.valueExcVat.push(r.value_exc_vat);
       this.valueIncVat.push(r.value_inc_vat);
       this.paymentMethod.push(r.payment_method ?? null);
@@ -46,6 +58,7 @@ export class RateColumns {
 
   /** One row per (valid_from, payment_method); the last one seen wins. Usually returns itself. */
   deduped(): RateColumns {
+    if (this.strictlyMonotonic()) return this; // pages in order: nothing can repeat
     const last = new Map<number | string, number>();
     for (let i = 0; i < this.length; i++) {
       const pm = this.paymentMethod[i];
@@ -53,6 +66,16 @@ export class RateColumns {
     }
     if (last.size === this.length) return this;
     return this.pick([...last.values()].sort((a, b) => a - b));
+  }
+
+  private strictlyMonotonic(): boolean {
+    const t = this.validFrom;
+    if (t.length < 2) return true;
+    const down = t[1]! < t[0]!;
+    for (let i = 1; i < t.length; i++) {
+      if (down ? !(t[i]! < t[i - 1]!) : !(t[i]! > t[i - 1]!)) return false;
+    }
+    return true;
   }
 
   /** Earliest and latest valid_from (ms); undefined when empty. */
