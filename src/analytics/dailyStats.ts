@@ -10,13 +10,10 @@ export interface DailyStatsRequest extends Range {
   tariff?: string;
 }
 
-export interface DailyStatsRow {
-  tariff_code: string;
-  payment_method: string | null;
-  rate_type: string;
-  local_date: string;
+/** The price statistics that daily_stats and monthly_stats both give, inc VAT unless named. */
+export interface PriceStats {
   slots: number;
-  /** Half-hours in the local day: 46, 48 or 50. */
+  /** Half-hours in the period: 46, 48 or 50 a local day. */
   expected_slots: number;
   min_inc_vat: number;
   max_inc_vat: number;
@@ -25,10 +22,17 @@ export interface DailyStatsRow {
   p10_inc_vat: number;
   p90_inc_vat: number;
   negative_slots: number;
-  /** Mean over 16:00-19:00 local wall time; null when the day has no half-hour there. */
+  /** Mean over 16:00-19:00 local wall time; null when the period has no half-hour there. */
   peak_mean_inc_vat: number | null;
   off_peak_mean_inc_vat: number | null;
   mean_exc_vat: number;
+}
+
+export interface DailyStatsRow extends PriceStats {
+  tariff_code: string;
+  payment_method: string | null;
+  rate_type: string;
+  local_date: string;
 }
 
 /** The local days whose midnight lies in [from, to), in order; NoDataError when there are none. */

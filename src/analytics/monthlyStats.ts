@@ -1,30 +1,19 @@
 // Each Europe/London calendar month per series: the monthly_stats view of sql/views.
 import type { Warehouse } from '../store/Warehouse.js';
+import type { PriceStats } from './dailyStats.js';
 import { requireData } from './requireData.js';
 
 export interface MonthlyStatsRequest {
   tariff?: string;
 }
 
-export interface MonthlyStatsRow {
+export interface MonthlyStatsRow extends PriceStats {
   tariff_code: string;
   payment_method: string | null;
   rate_type: string;
   /** First day of the month, `YYYY-MM-01`. */
   month: string;
   days: number;
-  slots: number;
-  expected_slots: number;
-  min_inc_vat: number;
-  max_inc_vat: number;
-  mean_inc_vat: number;
-  median_inc_vat: number;
-  p10_inc_vat: number;
-  p90_inc_vat: number;
-  negative_slots: number;
-  peak_mean_inc_vat: number | null;
-  off_peak_mean_inc_vat: number | null;
-  mean_exc_vat: number;
 }
 
 export async function monthlyStats(warehouse: Warehouse, request: MonthlyStatsRequest = {}): Promise<MonthlyStatsRow[]> {
