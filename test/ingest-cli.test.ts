@@ -2,6 +2,7 @@
 // a clean run), two at once (one exits 75 and writes nothing), a bad record (that tariff fails,
 // the others are stored, exit 1), SIGTERM (stops cleanly, non-zero), and `tariffs sql` output.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { CLI, runCli } from './helpers/runCli.js';
@@ -11,6 +12,8 @@ const A = 'E-1R-AGILE-18-02-21-A';
 const J = 'E-1R-AGILE-18-02-21-J';
 const VAR = 'E-1R-VAR-17-01-11-A';
 const FROM = '2017-01-01';
+/** Per-request latency that makes a backfill last seconds, so signals land mid-run. */
+const SLOW_MS = 60;
 
 let sandbox: Sandbox;
 const tmp = tempDir('tariffs-ingest-cli-');
@@ -48,10 +51,10 @@ afterAll(async () => {
 describe('tariffs ingest, interrupted', () => {
   it('SIGKILL at several points, then a re-run: identical to one clean run', async () => {
     const db = tmp.file('killed.duckdb');
-    sandbox.setLatency(4); // a backfill of ~110 pages then takes a couple of seconds
+    sandbox.setLatency(SLOW_MS); // a backfill then takes several seconds, mostly waiting on the API
     const killed: (number | null)[] = [];
     try {
-      for (const afterMs of [350, 700, 1000, 1300, 1700]) {
+      for (const afterMs of [400, 900, 1400, 2000, 2600]) {
         const run = await ingestAndSignal(db, afterMs, 'SIGKILL');
         killed.push(run.signal === 'SIGKILL' ? afterMs : null);
       }
@@ -70,10 +73,10 @@ describe('tariffs ingest, interrupted', () => {
 
   it('SIGTERM finishes the current write, exits non-zero with a message, and leaves a consistent file', async () => {
     const db = tmp.file('sigterm.duckdb');
-    sandbox.setLatency(4);
+    sandbox.setLatency(SLOW_MS);
     let run;
     try {
-      run = await ingestAndSignal(db, 900, 'SIGTERM');
+      run = await ingestAndSignal(db, 1200, 'SIGTERM');
     } finally {
       sandbox.setLatency(0);
     }
@@ -90,10 +93,13 @@ describe('tariffs ingest, interrupted', () => {
 describe('tariffs ingest, concurrency and failures', () => {
   it('two at once: one completes, the other exits 75 naming the file and writes nothing', async () => {
     const db = tmp.file('concurrent.duckdb');
-    sandbox.setLatency(3);
+    sandbox.setLatency(SLOW_MS);
     try {
       const first = runCli(ingestArgs(db));
-      await new Promise((r) => setTimeout(r, 700));
+      // the first run holds the file once it has created it; then start the second
+      const started = Date.now();
+      while (!existsSync(db) && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 300));
       const second = await runCli(ingestArgs(db));
       expect(second.code).toBe(75);
       expect(second.stderr.trim().split('\n')).toHaveLength(1);
