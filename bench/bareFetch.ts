@@ -3,7 +3,7 @@
 import { Agent, request } from 'undici';
 import { DEFAULT_CHUNK_SLOTS, splitWindow } from '../src/ingest/ingestRates.js';
 import { PAGE_SIZE } from '../src/api/paginate.js';
-import { isoUtc } from '../src/api/OctopusClient.js';
+import { formatUtc } from '../src/time/index.js';
 
 export async function bareFetch(baseUrl: string, productCode: string, tariffs: string[], from: Date, concurrency: number): Promise<{ seconds: number; requests: number; records: number }> {
   const dispatcher = new Agent({ connections: concurrency });
@@ -19,8 +19,8 @@ export async function bareFetch(baseUrl: string, productCode: string, tariffs: s
   };
   const ratesUrl = (tariff: string, kind: string, spanFrom: Date, spanTo?: Date) => {
     const url = new URL(`products/${productCode}/electricity-tariffs/${tariff}/${kind}/`, baseUrl);
-    url.searchParams.set('period_from', isoUtc(spanFrom));
-    if (spanTo) url.searchParams.set('period_to', isoUtc(spanTo));
+    url.searchParams.set('period_from', formatUtc(spanFrom));
+    if (spanTo) url.searchParams.set('period_to', formatUtc(spanTo));
     url.searchParams.set('page_size', String(PAGE_SIZE));
     return url.href;
   };

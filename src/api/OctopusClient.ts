@@ -1,6 +1,7 @@
 // The supplier's REST interface, endpoint by endpoint. Only documented query parameters are sent
 // (plus page_size); datetimes always go out in UTC with a `Z`, never naive.
 import type { Logger } from 'pino';
+import { formatUtc } from '../time/index.js';
 import { HttpClient, type Credentials, type HttpClientOptions } from './HttpClient.js';
 import { AuthError, RecordValidationError } from './errors.js';
 import { paginate, type Page, type PaginateOptions } from './paginate.js';
@@ -31,10 +32,6 @@ export interface OctopusClientOptions extends HttpClientOptions {
   logger?: Logger;
   /** page_size to ask for; null sends none. */
   pageSize?: number | null;
-}
-
-export function isoUtc(date: Date): string {
-  return date.toISOString().replace(/\.000Z$/, 'Z');
 }
 
 export class OctopusClient {
@@ -104,8 +101,8 @@ export class OctopusClient {
 
   private rates(path: string, kind: string, period: Period, options: PaginateOptions): AsyncGenerator<Page<UnitRate>> {
     const url = this.url(path, {
-      period_from: period.from ? isoUtc(period.from) : undefined,
-      period_to: period.to ? isoUtc(period.to) : undefined,
+      period_from: period.from ? formatUtc(period.from) : undefined,
+      period_to: period.to ? formatUtc(period.to) : undefined,
     });
     const schema = kind === 'standing-charges' ? standingChargeSchema : unitRateSchema;
     return paginate(this.http, url, schema, this.pagination(options));

@@ -25,7 +25,3 @@ export function parseTariffCode(code: string, flag = '--tariff'): TariffCodePart
     region: m[4]!,
   };
 }
-
-export function productCodeOf(tariffCode: string): string {
-  return parseTariffCode(tariffCode).productCode;
-}
