@@ -9,6 +9,7 @@ import type { FieldSpec, FieldType } from '../src/events/EventCatalog.js';
 import { EventCatalogError, EventInputError } from '../src/events/errors.js';
 import { loadEventCatalog } from '../src/events/loadEventCatalog.js';
 import { parseEventCatalog } from '../src/events/parseEventCatalog.js';
+import { samplePayload, sampleValue } from '../src/events/sampleEvents.js';
 import { validateEvent, validateEventText } from '../src/events/validateEvent.js';
 import { validateEventLines, type ValidatedLine } from '../src/events/validateEventLines.js';
 
@@ -221,31 +222,6 @@ describe('the catalog data against the spec text', () => {
 
 type Path = (string | number)[];
 
-function sample(type: FieldType, seed: string): unknown {
-  switch (type.kind) {
-    case 'string':
-      return `${seed}-value`;
-    case 'integer':
-      return seed.length;
-    case 'boolean':
-      return seed.length % 2 === 0;
-    case 'number':
-      return seed.length + 0.25;
-    case 'object':
-      return { any: 'content', of: [seed] };
-    case 'array':
-      return [sample(type.items, `${seed}.0`), sample(type.items, `${seed}.1`)];
-    case 'struct':
-      return samplePayload(type.struct.fields, seed, true);
-  }
-}
-
-function samplePayload(fields: readonly FieldSpec[], seed = 'p', optional = true): Record<string, unknown> {
-  const payload: Record<string, unknown> = {};
-  for (const f of fields) if (f.required || optional) payload[f.name] = sample(f.type, `${seed}.${f.name}`);
-  return payload;
-}
-
 interface Place {
   path: Path;
   type: FieldType;
@@ -311,7 +287,7 @@ describe('payload validation, for every event id', () => {
     const minimal = (fs: readonly FieldSpec[], seed: string): Record<string, unknown> => {
       const out: Record<string, unknown> = {};
       for (const f of fs.filter((x) => x.required)) {
-        const value = sample(f.type, `${seed}.${f.name}`);
+        const value = sampleValue(f.type, `${seed}.${f.name}`);
         out[f.name] = f.type.kind === 'struct' ? minimal(f.type.struct.fields, seed) : value;
       }
       return out;
