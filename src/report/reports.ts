@@ -14,6 +14,12 @@ export interface ReportDefinition {
 
 const P = priceSql;
 
+/** The price statistics daily_stats and monthly_stats share, rounded, in their column order. */
+const PRICE_STATS = ['min_inc_vat', 'max_inc_vat', 'mean_inc_vat', 'median_inc_vat', 'p10_inc_vat', 'p90_inc_vat',
+  'peak_mean_inc_vat', 'off_peak_mean_inc_vat', 'mean_exc_vat'];
+const priceStats = (qualifier: string): string =>
+  PRICE_STATS.map((column) => `${P(`${qualifier}${column}`)} AS ${column}`).join(',\n       ');
+
 /** The tariffs and local days in scope (a series is tariff × payment method × rate type). */
 const IN_TARIFFS = 'tariff_code IN (SELECT unnest($tariffs))';
 /** Local days whose midnight lies in the window, as src/analytics selects them (bounds may be NULL). */
@@ -34,15 +40,7 @@ SELECT s.tariff_code, s.payment_method, s.rate_type, s.local_date,
        london_iso(d.day_start) AS day_start_local,
        CAST(s.slots AS INTEGER) AS slots,
        CAST(s.expected_slots AS INTEGER) AS expected_slots,
-       ${P('s.min_inc_vat')} AS min_inc_vat,
-       ${P('s.max_inc_vat')} AS max_inc_vat,
-       ${P('s.mean_inc_vat')} AS mean_inc_vat,
-       ${P('s.median_inc_vat')} AS median_inc_vat,
-       ${P('s.p10_inc_vat')} AS p10_inc_vat,
-       ${P('s.p90_inc_vat')} AS p90_inc_vat,
-       ${P('s.peak_mean_inc_vat')} AS peak_mean_inc_vat,
-       ${P('s.off_peak_mean_inc_vat')} AS off_peak_mean_inc_vat,
-       ${P('s.mean_exc_vat')} AS mean_exc_vat,
+       ${priceStats('s.')},
        CAST(s.negative_slots AS INTEGER) AS negative_slots
 FROM daily_stats AS s
 JOIN london_days AS d ON d.local_date = s.local_date
@@ -106,15 +104,7 @@ SELECT tariff_code, payment_method, rate_type,
        CAST(days AS INTEGER) AS days,
        CAST(slots AS INTEGER) AS slots,
        CAST(expected_slots AS INTEGER) AS expected_slots,
-       ${P('min_inc_vat')} AS min_inc_vat,
-       ${P('max_inc_vat')} AS max_inc_vat,
-       ${P('mean_inc_vat')} AS mean_inc_vat,
-       ${P('median_inc_vat')} AS median_inc_vat,
-       ${P('p10_inc_vat')} AS p10_inc_vat,
-       ${P('p90_inc_vat')} AS p90_inc_vat,
-       ${P('peak_mean_inc_vat')} AS peak_mean_inc_vat,
-       ${P('off_peak_mean_inc_vat')} AS off_peak_mean_inc_vat,
-       ${P('mean_exc_vat')} AS mean_exc_vat,
+       ${priceStats('')},
        CAST(negative_slots AS INTEGER) AS negative_slots
 FROM monthly_stats
 WHERE ${IN_TARIFFS} AND ${inMonths()}
