@@ -18,7 +18,7 @@ describe('RateColumns', () => {
     expect(cols.validFrom).toEqual(['2024-03-31T01:30:00Z', '2024-03-31T01:00:00Z', '2024-03-31T00:30:00Z', '2020-11-01T00:00:00Z'].map(Date.parse));
     expect(cols.validTo.slice(0, 3)).toEqual(['2024-03-31T02:00:00Z', '2024-03-31T01:30:00Z', '2024-03-31T01:00:00Z'].map(Date.parse));
     expect(Number.isNaN(cols.validTo[3])).toBe(true);
-    expect(cols.endOfLatest(0, 1_800_000)).toBe(Date.parse('2024-03-31T02:00:00Z'));
+    expect(cols.endOfLatest(0)).toBe(Date.parse('2024-03-31T02:00:00Z'));
   });
 
   it('keeps the last of a repeated (valid_from, payment method), and both payment methods of one instant', () => {

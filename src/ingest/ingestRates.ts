@@ -14,8 +14,8 @@ import type { Warehouse } from '../store/Warehouse.js';
 import { RateColumns } from '../store/RateColumns.js';
 import { prepareStaging, writeRateBatch, writeRateBatches, type RateKind, type WriteCounts } from '../store/writeRates.js';
 import type { IngestTarget } from './resolveTargets.js';
+import { HALF_HOUR_MS } from '../time/index.js';
 
-const HALF_HOUR_MS = 30 * 60_000;
 /** 6 pages of 1500 half-hours: a full chunk of a half-hourly tariff is exactly 6 requests —
  *  small enough to spread a few tariffs over the workers, large enough to keep commits few. */
 export const DEFAULT_CHUNK_SLOTS = 9_000;
@@ -133,7 +133,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   };
   const batchOf = (item: { chunk: Chunk; rates: RateColumns }) => ({
     tariffCode: item.chunk.target.tariffCode, kind: item.chunk.kind, runId: options.runId, rates: item.rates,
-    window: { from: item.chunk.from, until: item.chunk.to ?? new Date(item.rates.endOfLatest(item.chunk.from.getTime(), HALF_HOUR_MS)) },
+    window: { from: item.chunk.from, until: item.chunk.to ?? new Date(item.rates.endOfLatest(item.chunk.from.getTime())) },
   });
   const drain = async (): Promise<void> => {
     while (pending.length > 0) {

@@ -1,12 +1,11 @@
 // What `tariffs status` shows: per tracked tariff its latest stored slot, whether tomorrow is
 // complete and the holes of the last 7 days; per job its last recorded run. Read-only.
 import type { Warehouse } from '../store/Warehouse.js';
-import { addLocalDays, formatLocal, formatUtc, localDateOf, localDayBounds } from '../time/index.js';
+import { HALF_HOUR_MS, addLocalDays, formatLocal, formatUtc, localDateOf, localDayBounds } from '../time/index.js';
 import { dayAheadStatus, type DayAheadState } from './dayAheadStatus.js';
 import { JOB_NAMES } from './Job.js';
 import type { TrackedSelection, TrackedSource } from './trackedTariffs.js';
 
-const HALF_HOUR_MS = 30 * 60_000;
 
 export interface TariffStatus {
   tariff: string;

@@ -2,6 +2,7 @@
 // half-hour: a backfill keeps several chunks of thousands of rates in memory while they wait for
 // the writer, and plain number arrays cost a fraction of the objects and none of their garbage.
 import type { UnitRate } from '../api/schemas.js';
+import { HALF_HOUR_MS } from '../time/index.js';
 
 export class RateColumns {
   readonly validFrom: number[] = [];
@@ -92,11 +93,11 @@ export class RateColumns {
 
   /** Where the coverage of these rates ends (ms): the latest valid_to, an open-ended rate counting
    *  as one half-hour; never before `floor`. */
-  endOfLatest(floor: number, halfHourMs: number): number {
+  endOfLatest(floor: number): number {
     let end = floor;
     for (let i = 0; i < this.length; i++) {
       const to = this.validTo[i]!;
-      const e = Number.isNaN(to) ? this.validFrom[i]! + halfHourMs : to;
+      const e = Number.isNaN(to) ? this.validFrom[i]! + HALF_HOUR_MS : to;
       if (e > end) end = e;
     }
     return end;

@@ -4,6 +4,7 @@
 import type { DuckDBAppender } from '@duckdb/node-api';
 import { RateColumns } from './RateColumns.js';
 import type { Warehouse } from './Warehouse.js';
+import { HALF_HOUR_MS } from '../time/index.js';
 
 /** standard/day/night go to unit_rates; standing_charge to standing_charges. */
 export type RateKind = 'standard' | 'day' | 'night' | 'standing_charge';
@@ -107,7 +108,6 @@ const LOCALISED = `
              AS settlement_period
     FROM placed`;
 
-const HALF_HOUR_MS = 1_800_000;
 
 /** Any rate longer than a half-hour, or open-ended? (They are mirrored in long_unit_rates.) */
 function hasLongRates(rates: RateColumns): boolean {
