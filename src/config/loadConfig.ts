@@ -6,6 +6,8 @@ import { UsageError } from '../errors.js';
 
 export const DEFAULT_BASE_URL = 'https://api.octopus.energy/v1/';
 export const DEFAULT_DB = 'data/tariffs.duckdb';
+/** MJ/m³: a typical GB calorific value (the supplier's bill shows the one it used). */
+export const DEFAULT_CALORIFIC_VALUE = 39.5;
 
 const scheduleSchema = z.string().min(1);
 
@@ -31,6 +33,11 @@ export const configFileSchema = z.strictObject({
     dir: z.string().min(1).optional(),
     formats: z.array(z.enum(['csv', 'parquet', 'html'])).min(1).optional(),
   }).optional(),
+  consumption: z.boolean().optional(),
+  gas: z.strictObject({
+    calorific_value: z.number().min(30).max(50).optional(),
+  }).optional(),
+  payment_method: z.enum(['DIRECT_DEBIT', 'NON_DIRECT_DEBIT']).optional(),
 });
 export type ConfigFile = z.infer<typeof configFileSchema>;
 
@@ -52,6 +59,12 @@ export interface Config {
   concurrency: number;
   schedules: { products?: string; rates?: string; day_ahead?: string; reports?: string };
   reports: { dir: string; formats: ('csv' | 'parquet' | 'html')[] };
+  /** `ingest --account` also fetches the account's consumption (config `consumption`, default true). */
+  consumption: boolean;
+  /** MJ/m³, converts gas meters reporting m³ to kWh (config `gas.calorific_value`). */
+  gasCalorificValue: number;
+  /** Which standing charge (and unit rate, where both are quoted) costs use (config `payment_method`). */
+  paymentMethod: 'DIRECT_DEBIT' | 'NON_DIRECT_DEBIT';
   /** The config file the values came from, if any (for error messages). */
   file?: string;
 }
@@ -87,6 +100,9 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
       dir: fileValues.reports?.dir ?? 'data/reports',
       formats: fileValues.reports?.formats ?? ['csv'],
     },
+    consumption: fileValues.consumption ?? true,
+    gasCalorificValue: fileValues.gas?.calorific_value ?? DEFAULT_CALORIFIC_VALUE,
+    paymentMethod: fileValues.payment_method ?? 'DIRECT_DEBIT',
   };
   if (fileValues.default_from !== undefined) config.defaultFrom = fileValues.default_from;
   if (overrides.configFile) config.file = overrides.configFile;

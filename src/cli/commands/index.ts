@@ -1,6 +1,8 @@
 // Every command of the CLI, in the order `tariffs --help` lists them.
 import type { Command } from 'commander';
 import { register as analytics } from './analytics.js';
+import { register as consumption } from './consumption.js';
+import { register as cost } from './cost.js';
 import { register as demo } from './demo.js';
 import { register as events } from './events.js';
 import { register as exportCommand } from './export.js';
@@ -13,4 +15,4 @@ import { register as status } from './status.js';
 
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [ingest, sql, analytics, events, sandbox, schedule, run, status, exportCommand, demo];
+export const commands: Register[] = [ingest, sql, analytics, consumption, cost, events, sandbox, schedule, run, status, exportCommand, demo];

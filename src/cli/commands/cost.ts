@@ -1,0 +1,2 @@
+import type { Command } from "commander";
+export function register(_program: Command): void {}

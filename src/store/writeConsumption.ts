@@ -1,0 +1,152 @@
+// Writes half-hourly readings of one meter: appender into a temp staging table, local date and
+// settlement period from london_days, changed readings kept in consumption_revisions, then
+// upsert — in the caller's transaction (a file import is stored whole or not at all).
+import type { Warehouse } from './Warehouse.js';
+
+export interface ConsumptionReading {
+  /** UTC epoch ms of the half-hour's start and end. */
+  startMs: number;
+  endMs: number;
+  kwh: number;
+  rawValue: number;
+  rawUnit: 'kWh' | 'm3';
+  supplierCostIncVat?: number | null;
+  supplierStandingChargeIncVat?: number | null;
+}
+
+export interface ConsumptionBatch {
+  meterPoint: string;
+  serial: string;
+  source: 'api' | 'file';
+  runId: number;
+  readings: readonly ConsumptionReading[];
+  now: Date;
+}
+
+export interface ConsumptionCounts {
+  inserted: number;
+  updated: number;
+  unchanged: number;
+}
+
+const STAGE = 'stage_consumption';
+
+/** Stores the batch; call inside warehouse.transaction(). */
+export async function writeConsumption(warehouse: Warehouse, batch: ConsumptionBatch): Promise<ConsumptionCounts> {
+  await warehouse.run(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE} (
+    start_ms DOUBLE, end_ms DOUBLE, kwh DOUBLE, raw_value DOUBLE, raw_unit VARCHAR,
+    supplier_cost DOUBLE, supplier_standing DOUBLE)`);
+  await warehouse.run(`DELETE FROM ${STAGE}`);
+  if (batch.readings.length === 0) return { inserted: 0, updated: 0, unchanged: 0 };
+  const appender = await warehouse.connection.createAppender(STAGE, 'main', 'temp');
+  try {
+    for (const r of batch.readings) {
+      appender.appendDouble(r.startMs);
+      appender.appendDouble(r.endMs);
+      appender.appendDouble(r.kwh);
+      appender.appendDouble(r.rawValue);
+      appender.appendVarchar(r.rawUnit);
+      if (r.supplierCostIncVat == null) appender.appendNull();
+      else appender.appendDouble(r.supplierCostIncVat);
+      if (r.supplierStandingChargeIncVat == null) appender.appendNull();
+      else appender.appendDouble(r.supplierStandingChargeIncVat);
+      appender.endRow();
+    }
+  } finally {
+    appender.closeSync();
+  }
+  const params = {
+    meter: batch.meterPoint, serial: batch.serial, source: batch.source, run: batch.runId, now: batch.now.toISOString(),
+  };
+  // The staged rows as consumption rows; a reading repeated in one batch keeps its last value.
+  const staged = `
+    WITH s AS (
+        SELECT make_timestamptz(CAST(start_ms * 1000 AS BIGINT)) AS interval_start,
+               make_timestamptz(CAST(end_ms * 1000 AS BIGINT)) AS interval_end,
+               kwh, raw_value, raw_unit, supplier_cost, supplier_standing
+        FROM ${STAGE}
+    )
+    SELECT $meter AS meter_point, $serial AS serial, s.interval_start, s.interval_end,
+           d.local_date,
+           CAST(epoch(s.interval_start - d.day_start) / 1800 + 1 AS SMALLINT) AS settlement_period,
+           s.kwh, s.raw_value, s.raw_unit, $source AS source,
+           s.supplier_cost AS supplier_cost_inc_vat, s.supplier_standing AS supplier_standing_charge_inc_vat,
+           CAST($run AS BIGINT) AS run_id
+    FROM s
+    JOIN london_days AS d ON d.local_date = CAST(timezone('Europe/London', s.interval_start) AS DATE)`;
+  const counts = (await warehouse.one(`
+    WITH n AS (${staged})
+    SELECT count(*) FILTER (WHERE c.meter_point IS NULL) AS inserted,
+           count(*) FILTER (WHERE c.meter_point IS NOT NULL AND c.kwh IS DISTINCT FROM n.kwh) AS updated,
+           count(*) FILTER (WHERE c.meter_point IS NOT NULL AND c.kwh IS NOT DISTINCT FROM n.kwh) AS unchanged
+    FROM n
+    LEFT JOIN consumption AS c
+      ON c.meter_point = n.meter_point AND c.serial = n.serial AND c.interval_start = n.interval_start`, params))!;
+  await warehouse.run(`
+    INSERT INTO consumption_revisions
+    WITH n AS (${staged})
+    SELECT c.meter_point, c.serial, c.interval_start, c.kwh, n.kwh, c.source, n.source, c.run_id,
+           CAST($run AS BIGINT), CAST($now AS TIMESTAMPTZ)
+    FROM n
+    JOIN consumption AS c
+      ON c.meter_point = n.meter_point AND c.serial = n.serial AND c.interval_start = n.interval_start
+    WHERE c.kwh IS DISTINCT FROM n.kwh`, params);
+  // Unchanged readings keep their run_id and supplier estimate (an API re-read has none).
+  await warehouse.run(`
+    INSERT INTO consumption
+    ${staged}
+    ON CONFLICT (meter_point, serial, interval_start) DO UPDATE SET
+        interval_end = excluded.interval_end,
+        kwh = excluded.kwh,
+        raw_value = excluded.raw_value,
+        raw_unit = excluded.raw_unit,
+        source = excluded.source,
+        supplier_cost_inc_vat = coalesce(excluded.supplier_cost_inc_vat, consumption.supplier_cost_inc_vat),
+        supplier_standing_charge_inc_vat = coalesce(excluded.supplier_standing_charge_inc_vat, consumption.supplier_standing_charge_inc_vat),
+        run_id = excluded.run_id
+    WHERE consumption.kwh IS DISTINCT FROM excluded.kwh
+       OR consumption.supplier_cost_inc_vat IS DISTINCT FROM coalesce(excluded.supplier_cost_inc_vat, consumption.supplier_cost_inc_vat)`, params);
+  return { inserted: Number(counts.inserted), updated: Number(counts.updated), unchanged: Number(counts.unchanged) };
+}
+
+export interface MeterPointRow {
+  meterPoint: string;
+  fuel: 'electricity' | 'gas';
+  isExport: boolean;
+  serials: string[];
+  accountNumber: string | null;
+}
+
+/** Adds or refreshes a meter point (serials are merged, never dropped). */
+export async function upsertMeterPoint(warehouse: Warehouse, row: MeterPointRow, now: Date): Promise<void> {
+  await warehouse.run(`
+    INSERT INTO meter_points VALUES ($mp, $fuel, $export, CAST($serials AS VARCHAR[]), $account, CAST($now AS TIMESTAMPTZ), CAST($now AS TIMESTAMPTZ))
+    ON CONFLICT (meter_point) DO UPDATE SET
+        fuel = excluded.fuel,
+        is_export = excluded.is_export,
+        serials = list_sort(list_distinct(list_concat(meter_points.serials, excluded.serials))),
+        account_number = coalesce(excluded.account_number, meter_points.account_number),
+        last_seen_at = excluded.last_seen_at`,
+    {
+      mp: row.meterPoint, fuel: row.fuel, export: row.isExport, serials: JSON.stringify(row.serials),
+      account: row.accountNumber, now: now.toISOString(),
+    });
+}
+
+export interface AgreementRow {
+  meterPoint: string;
+  tariffCode: string;
+  validFrom: string;
+  validTo: string | null;
+  accountNumber: string | null;
+}
+
+/** Replaces a meter point's agreements with the account's current list (it is the source of truth). */
+export async function replaceAgreements(warehouse: Warehouse, meterPoint: string, rows: readonly AgreementRow[], now: Date): Promise<void> {
+  await warehouse.run('DELETE FROM agreements WHERE meter_point = $mp', { mp: meterPoint });
+  for (const a of rows) {
+    await warehouse.run(`INSERT INTO agreements VALUES ($mp, $tariff, CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ), $account, CAST($now AS TIMESTAMPTZ))`, {
+      mp: a.meterPoint, tariff: a.tariffCode, from: a.validFrom, to: a.validTo, account: a.accountNumber, now: now.toISOString(),
+    });
+  }
+}
