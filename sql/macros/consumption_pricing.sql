@@ -1,0 +1,89 @@
+-- consumption_pricing(meter, scenarios, range_from, range_to, payment := 'DIRECT_DEBIT',
+-- whole_days := false): every half-hour of a meter's consumption priced under each scenario, a
+-- list of tariff codes where 'actual' means "the tariff of the agreement in force at that instant".
+-- meter is 'MPAN' (all its serials summed) or 'MPAN:SERIAL'. The half-hours are every half-hour of
+-- [range_from, range_to) (a NULL bound: the first reading / the end of the last one); with
+-- whole_days the local days whose midnight lies in that range, whole. A half-hour without a
+-- reading or without a price keeps NULL cost (never zero) and is flagged by has_reading/has_price.
+-- Costs are pence, unrounded. Unit rates: rate_type standard, the payment method given or none.
+-- meter_ref → readings → bounds → days → slots → assigned (scenario's tariff) → prices → final.
+CREATE OR REPLACE MACRO consumption_pricing(meter, scenarios, range_from, range_to,
+                                            payment := 'DIRECT_DEBIT', whole_days := false) AS TABLE
+WITH meter_ref AS (
+    SELECT split_part(meter, ':', 1) AS mp, nullif(split_part(meter, ':', 2), '') AS serial_no
+),
+readings AS (
+    SELECT c.interval_start AS slot_start, sum(c.kwh) AS kwh
+    FROM consumption AS c, meter_ref AS m
+    WHERE c.meter_point = m.mp
+      AND (m.serial_no IS NULL OR c.serial = m.serial_no)
+      AND c.interval_start >= coalesce(CAST(range_from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
+      AND c.interval_start < coalesce(CAST(range_to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')
+    GROUP BY c.interval_start
+),
+raw_bounds AS (
+    SELECT coalesce(CAST(range_from AS TIMESTAMPTZ), min(slot_start)) AS f,
+           coalesce(CAST(range_to AS TIMESTAMPTZ), max(slot_start) + INTERVAL 30 MINUTE) AS t
+    FROM readings
+),
+bounds AS (
+    SELECT CASE WHEN NOT whole_days THEN f
+                WHEN range_from IS NOT NULL THEN (SELECT min(day_start) FROM london_days WHERE day_start >= f)
+                ELSE (SELECT max(day_start) FROM london_days WHERE day_start <= f) END AS b_from,
+           CASE WHEN NOT whole_days THEN t
+                ELSE (SELECT min(day_start) FROM london_days WHERE day_start >= t) END AS b_to
+    FROM raw_bounds
+),
+days AS (
+    SELECT d.local_date, d.day_start, unnest(range(d.slots)) AS i
+    FROM london_days AS d, bounds AS b
+    WHERE d.day_end > b.b_from AND d.day_start < b.b_to
+),
+slots AS (
+    SELECT local_date, day_start + to_minutes(30 * i) AS slot_start, CAST(i + 1 AS SMALLINT) AS settlement_period
+    FROM days, bounds AS b
+    WHERE day_start + to_minutes(30 * i) >= b.b_from AND day_start + to_minutes(30 * i) < b.b_to
+),
+scenario_list AS (
+    SELECT DISTINCT unnest(scenarios) AS scenario
+),
+assigned AS (
+    SELECT s.scenario, t.local_date, t.slot_start, t.settlement_period,
+           CASE WHEN s.scenario = 'actual' THEN a.tariff_code ELSE s.scenario END AS tariff_code
+    FROM scenario_list AS s
+    CROSS JOIN slots AS t
+    LEFT JOIN agreements AS a
+      ON s.scenario = 'actual'
+     AND a.meter_point = (SELECT mp FROM meter_ref)
+     AND t.slot_start >= a.valid_from
+     AND t.slot_start < coalesce(a.valid_to, TIMESTAMPTZ 'infinity')
+),
+prices AS (
+    SELECT tariff_code, slot_start, value_inc_vat, value_exc_vat
+    FROM rate_slots
+    WHERE rate_type = 'standard'
+      AND coalesce(payment_method, payment) = payment
+      AND tariff_code IN (SELECT DISTINCT tariff_code FROM assigned)
+      AND slot_start >= (SELECT b_from FROM bounds)
+      AND slot_start < (SELECT b_to FROM bounds)
+)
+SELECT
+    -- scenario and the tariff pricing this half-hour
+    a.scenario,
+    a.tariff_code,
+    -- the half-hour: UTC, then its Europe/London day and settlement period
+    a.local_date,
+    a.slot_start,
+    a.slot_start + INTERVAL 30 MINUTE AS slot_end,
+    a.settlement_period,
+    -- consumption, price (p/kWh), cost (p, unrounded; NULL when either is missing)
+    r.kwh,
+    p.value_inc_vat,
+    p.value_exc_vat,
+    r.kwh * p.value_inc_vat AS cost_inc_vat,
+    r.kwh * p.value_exc_vat AS cost_exc_vat,
+    r.kwh IS NOT NULL AS has_reading,
+    p.value_inc_vat IS NOT NULL AS has_price
+FROM assigned AS a
+LEFT JOIN readings AS r ON r.slot_start = a.slot_start
+LEFT JOIN prices AS p ON p.tariff_code = a.tariff_code AND p.slot_start = a.slot_start;

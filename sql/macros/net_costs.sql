@@ -1,0 +1,27 @@
+-- net_costs(import_meter, export_meter, range_from, range_to, payment := 'DIRECT_DEBIT'): per
+-- Europe/London calendar month, what the import meter cost at its agreements (energy and standing
+-- charges), what the export meter earned at its export agreements, and net = cost - earnings
+-- (pence unrounded; net_gbp rounded once). complete only when both sides are.
+CREATE OR REPLACE MACRO net_costs(import_meter, export_meter, range_from, range_to, payment := 'DIRECT_DEBIT') AS TABLE
+WITH imp AS (
+    SELECT * FROM scenario_monthly_costs(import_meter, ['actual'], range_from, range_to, payment := payment)
+),
+exp AS (
+    SELECT * FROM scenario_monthly_costs(export_meter, ['actual'], range_from, range_to, payment := payment)
+)
+SELECT
+    month,
+    -- import: energy bought and its cost (with standing charges)
+    i.kwh AS import_kwh,
+    i.total_inc_vat AS import_cost_inc_vat,
+    -- export: energy sold and what it earned
+    e.kwh AS export_kwh,
+    e.energy_cost_inc_vat AS export_earnings_inc_vat,
+    -- net, pence unrounded; net_gbp rounded once
+    coalesce(i.total_inc_vat, 0) - coalesce(e.energy_cost_inc_vat, 0) AS net_inc_vat,
+    round(CAST(coalesce(i.total_inc_vat, 0) - coalesce(e.energy_cost_inc_vat, 0) AS DECIMAL(18, 9)) / 100, 2) AS net_gbp,
+    CAST(coalesce(i.missing_half_hours, 0) + coalesce(e.missing_half_hours, 0) AS INTEGER) AS missing_half_hours,
+    coalesce(i.complete, false) AND coalesce(e.complete, false) AS complete
+FROM imp AS i
+FULL OUTER JOIN exp AS e USING (month)
+ORDER BY month;

@@ -1,0 +1,29 @@
+-- scenario_monthly_costs(meter, scenarios, range_from, range_to, payment := 'DIRECT_DEBIT'): the
+-- days of scenario_daily_costs per Europe/London calendar month and scenario; totals are sums of
+-- the unrounded daily figures, rounded once (total_gbp).
+CREATE OR REPLACE MACRO scenario_monthly_costs(meter, scenarios, range_from, range_to, payment := 'DIRECT_DEBIT') AS TABLE
+SELECT
+    -- scenario, the tariffs it used (agreements may change within a month), the month
+    scenario,
+    string_agg(DISTINCT tariff_code, ',' ORDER BY tariff_code) AS tariff_code,
+    CAST(date_trunc('month', local_date) AS DATE) AS month,
+    CAST(count(*) AS INTEGER) AS days,
+    CAST(sum(half_hours) AS INTEGER) AS half_hours,
+    bool_or(is_export) AS is_export,
+    -- energy and costs, pence, unrounded; total_gbp rounded once
+    sum(kwh) AS kwh,
+    sum(energy_cost_inc_vat) AS energy_cost_inc_vat,
+    sum(energy_cost_exc_vat) AS energy_cost_exc_vat,
+    sum(standing_charge_inc_vat) AS standing_charge_inc_vat,
+    sum(standing_charge_exc_vat) AS standing_charge_exc_vat,
+    sum(total_inc_vat) AS total_inc_vat,
+    sum(total_exc_vat) AS total_exc_vat,
+    round(CAST(sum(total_inc_vat) AS DECIMAL(18, 9)) / 100, 2) AS total_gbp,
+    -- what is missing
+    CAST(sum(missing_prices) AS INTEGER) AS missing_prices,
+    CAST(sum(missing_readings) AS INTEGER) AS missing_readings,
+    CAST(sum(missing_half_hours) AS INTEGER) AS missing_half_hours,
+    CAST(count(*) FILTER (WHERE standing_charge_missing) AS INTEGER) AS standing_charge_missing_days,
+    bool_and(complete) AS complete
+FROM scenario_daily_costs(meter, scenarios, range_from, range_to, payment := payment)
+GROUP BY scenario, month;
