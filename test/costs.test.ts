@@ -390,3 +390,37 @@ describe('tariffs consumption import', () => {
     got.forEach((r) => close(r.kwh, expected(r.raw_value)));
   });
 });
+
+describe('tariffs cost and tariffs compare (the CLI, on the same file)', () => {
+  it('cost per month and compare print the SQL answers as JSON, warn about incomplete rows, and fail clearly', async () => {
+    warehouse.close();
+    const range = ['--from', '2023-03-20', '--to', '2023-11-06'];
+    const monthly = await runCli(['cost', '--meter', IMPORT_MP, '--per', 'month', ...range, '--db', db, '--format', 'json']);
+    expect(monthly.code).toBe(0);
+    const months = JSON.parse(monthly.stdout) as JsonRow[];
+    const brute = byMonth(bruteDays(IMPORT_MP, importKwh, undefined));
+    expect(months.map((m) => m.month)).toEqual([...brute.keys()]);
+    months.forEach((m) => close(m.total_inc_vat, brute.get(String(m.month))!.total));
+    expect(monthly.stderr).toContain('2 of 9 rows incomplete (complete=false): 2 half-hour(s) without a reading or a price');
+
+    const compared = await runCli(['compare', '--meter', `${IMPORT_MP}:IMP1`, '--tariff', FLEX, '--tariff', AGILE, ...range, '--db', db, '--format', 'csv']);
+    expect(compared.code).toBe(0);
+    const lines = compared.stdout.trim().split('\n');
+    expect(lines[0]!.split(',').slice(0, 3)).toEqual(['scenario', 'tariff_code', 'first_date']);
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(['actual', FLEX, AGILE]);
+
+    const net = await runCli(['cost', '--meter', IMPORT_MP, '--export-meter', EXPORT_MP, ...range, '--db', db, '--format', 'json']);
+    expect(net.code).toBe(0);
+    expect((JSON.parse(net.stdout) as JsonRow[]).length).toBe(9);
+
+    const none = await runCli(['cost', '--meter', '1999999999999', '--db', db]);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('no consumption stored for meter 1999999999999');
+    const badPer = await runCli(['cost', '--meter', IMPORT_MP, '--per', 'week', '--db', db]);
+    expect([badPer.code, badPer.stderr.split('\n')[0]]).toEqual([2, "tariffs: --per: 'week' is not one of half-hour, day, month"]);
+    const defaultRange = await runCli(['compare', '--meter', IMPORT_MP, '--tariff', AGILE, '--db', db]);
+    expect(defaultRange.code).toBe(1); // the last 12 complete months hold no readings of 2023
+    expect(defaultRange.stderr).toContain('no consumption for meter 1100000000001 in [');
+  }, 60_000);
+});
+type JsonRow = Record<string, unknown>;

@@ -12,3 +12,7 @@ export { parseDuration } from './parseDuration.js';
 export type { Range } from './range.js';
 export { regionComparison, type RegionComparisonRequest, type RegionComparisonRow } from './regionComparison.js';
 export { requireData } from './requireData.js';
+export {
+  costs, lastCompleteMonths, netCosts, tariffComparison,
+  type ComparisonRequest, type CostPeriod, type CostRequest, type NetRequest, type PaymentMethod,
+} from './costs.js';

@@ -12,7 +12,7 @@ import { configFrom, formatOf, loggerFor, withDb, withFormat, type CommonFlags }
 import { writeRows, type OutputFormat, type Row } from '../output.js';
 import { action } from '../run.js';
 
-interface RangeFlags extends CommonFlags {
+export interface RangeFlags extends CommonFlags {
   from?: string;
   to?: string;
 }
@@ -190,7 +190,7 @@ ${FORMS}`);
   }));
 }
 
-async function withWarehouse(flags: CommonFlags, fn: (warehouse: Warehouse, format: OutputFormat) => Promise<void>): Promise<void> {
+export async function withWarehouse(flags: CommonFlags, fn: (warehouse: Warehouse, format: OutputFormat) => Promise<void>): Promise<void> {
   const config = configFrom(flags);
   const format = formatOf(flags);
   const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config) });
@@ -202,7 +202,7 @@ async function withWarehouse(flags: CommonFlags, fn: (warehouse: Warehouse, form
 }
 
 /** Tables round prices to 4 decimals for reading; CSV and JSON keep every digit. */
-function output(rows: object[], format: OutputFormat): void {
+export function output(rows: object[], format: OutputFormat): void {
   const plain = rows as Row[];
   if (format !== 'table') return writeRows(plain, format);
   writeRows(plain.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [
@@ -210,7 +210,7 @@ function output(rows: object[], format: OutputFormat): void {
   ]))), format);
 }
 
-function rangeOf(flags: RangeFlags, defaultFrom?: Date): Range {
+export function rangeOf(flags: RangeFlags, defaultFrom?: Date): Range {
   const range: Range = {};
   const from = flags.from === undefined ? defaultFrom : parseUserDateTime(flags.from, '--from');
   if (from) range.from = from;

@@ -1,2 +1,130 @@
-import type { Command } from "commander";
-export function register(_program: Command): void {}
+// `tariffs cost` and `tariffs compare`: what a meter's consumption cost (at its agreements or any
+// stored tariff), per half-hour, day or month, and several tariffs side by side. Thin shells over
+// src/analytics/costs.ts, which runs the cost macros of sql/macros.
+import type { Command } from 'commander';
+import {
+  costs, lastCompleteMonths, netCosts, tariffComparison, type CostPeriod, type PaymentMethod,
+} from '../../analytics/index.js';
+import { UsageError } from '../../errors.js';
+import { parseMeter } from '../../ingest/parseMeter.js';
+import type { JsRow } from '../../store/rowsToJs.js';
+import { collect, configFrom, withConfig, withDb, withFormat } from '../common.js';
+import { output, rangeOf, withWarehouse, type RangeFlags } from './analytics.js';
+import { action } from '../run.js';
+
+interface CostFlags extends RangeFlags {
+  meter: string;
+  tariff?: string;
+  per?: string;
+  paymentMethod?: string;
+  exportMeter?: string;
+}
+
+interface CompareFlags extends RangeFlags {
+  meter: string;
+  tariff: string[];
+  paymentMethod?: string;
+}
+
+const PERIODS: CostPeriod[] = ['half-hour', 'day', 'month'];
+const RULES = `
+Costs are pence (p) inc and exc VAT, unrounded per half-hour and summed unrounded; total_gbp is
+the one rounded figure. The standing charge is charged once per Europe/London local day (46, 48 or
+50 half-hours): the charge of the day's tariff valid at the day's start, for the payment method
+(--payment-method, else config payment_method, else DIRECT_DEBIT). Export meters earn at their
+export tariff and pay no standing charge. A half-hour without a reading or without a price is
+never priced at zero: it is counted (missing_prices, missing_readings, missing_half_hours) and the
+row is complete=false; so is a day whose standing charge is not stored.
+--meter is MPAN (every serial on it summed) or MPAN:SERIAL. --from/--to take a date (that
+Europe/London day's start), naive Europe/London time or an instant with offset; --to is exclusive;
+days and months are those whose local midnight lies in [--from, --to).
+Exit status: 0 answered, 1 no consumption stored for the meter (in the range), 2 bad usage.`;
+
+export function register(program: Command): void {
+  const cost = program
+    .command('cost')
+    .description("what a meter's consumption cost at its agreements (or would have cost on --tariff), per half-hour, day or month")
+    .requiredOption('--meter <MPAN[:SERIAL]>', 'the meter (gas: MPRN)')
+    .option('--tariff <code>', 'price the consumption at this stored tariff instead of the agreements in force')
+    .option('--from <when>', 'range start (default: the first reading)')
+    .option('--to <when>', 'range end, exclusive (default: the end of the last reading)')
+    .option('--per <period>', `${PERIODS.join('|')} (default: day)`)
+    .option('--payment-method <method>', 'DIRECT_DEBIT or NON_DIRECT_DEBIT standing charges (default: config payment_method, else DIRECT_DEBIT)')
+    .option('--export-meter <MPAN[:SERIAL]>', 'the export meter: per month, import cost, export earnings and net');
+  withFormat(withConfig(withDb(cost)));
+  cost.addHelpText('after', `
+SQL: half_hour_costs(meter, tariff, from, to, payment := …), daily_costs(…), monthly_costs(…)
+(tariff NULL = the agreements), net_costs(import_meter, export_meter, from, to, payment := …).
+${RULES}`);
+  cost.action(action(async (flags: CostFlags) => {
+    parseMeter(flags.meter);
+    const per = periodOf(flags.per);
+    const range = rangeOf(flags);
+    const payment = paymentOf(flags);
+    if (flags.exportMeter !== undefined) {
+      parseMeter(flags.exportMeter, '--export-meter');
+      if (flags.tariff !== undefined || (flags.per !== undefined && per !== 'month')) {
+        throw new UsageError('--export-meter: the net is per month at the agreements (no --tariff, --per month)');
+      }
+    }
+    await withWarehouse(flags, async (warehouse, format) => {
+      const rows = flags.exportMeter === undefined
+        ? await costs(warehouse, { meter: flags.meter, ...(flags.tariff ? { tariff: flags.tariff } : {}), per, payment, ...range })
+        : await netCosts(warehouse, { importMeter: flags.meter, exportMeter: flags.exportMeter, payment, ...range });
+      warnIncomplete(rows);
+      output(rows, format);
+    });
+  }));
+
+  const compare = program
+    .command('compare')
+    .description("a meter's consumption priced at its agreements and at each --tariff, side by side (default: the last 12 complete months)")
+    .requiredOption('--meter <MPAN[:SERIAL]>', 'the meter')
+    .requiredOption('--tariff <code>', 'a stored tariff to compare (repeatable)', collect)
+    .option('--from <when>', 'range start (default: the first day of the month 12 months ago)')
+    .option('--to <when>', 'range end, exclusive (default: the first day of the current month)')
+    .option('--payment-method <method>', 'DIRECT_DEBIT or NON_DIRECT_DEBIT standing charges (default: config payment_method, else DIRECT_DEBIT)');
+  withFormat(withConfig(withDb(compare)));
+  compare.addHelpText('after', `
+One row for the actual agreements (scenario 'actual') and one per --tariff: days, kwh,
+energy_cost_inc_vat, standing_charge_inc_vat, total_inc_vat, total_gbp and difference_gbp (to the
+actual; positive = dearer), with what is missing. SQL: tariff_comparison(meter, [tariffs], from, to, payment := …).
+${RULES}`);
+  compare.action(action(async (flags: CompareFlags) => {
+    parseMeter(flags.meter);
+    const payment = paymentOf(flags);
+    const defaults = lastCompleteMonths(new Date());
+    const range = rangeOf(flags, flags.from === undefined && flags.to === undefined ? defaults.from : undefined);
+    if (flags.from === undefined && flags.to === undefined) range.to = defaults.to;
+    await withWarehouse(flags, async (warehouse, format) => {
+      const rows = await tariffComparison(warehouse, { meter: flags.meter, tariffs: flags.tariff, payment, ...range });
+      warnIncomplete(rows);
+      output(rows, format);
+    });
+  }));
+}
+
+function periodOf(text: string | undefined): CostPeriod {
+  if (text === undefined) return 'day';
+  if (!(PERIODS as string[]).includes(text)) throw new UsageError(`--per: '${text}' is not one of ${PERIODS.join(', ')}`);
+  return text as CostPeriod;
+}
+
+function paymentOf(flags: RangeFlags & { paymentMethod?: string }): PaymentMethod {
+  if (flags.paymentMethod === undefined) return configFrom(flags).paymentMethod;
+  const value = flags.paymentMethod.toUpperCase().replace(/-/g, '_');
+  if (value !== 'DIRECT_DEBIT' && value !== 'NON_DIRECT_DEBIT') {
+    throw new UsageError(`--payment-method: '${flags.paymentMethod}' is not one of DIRECT_DEBIT, NON_DIRECT_DEBIT`);
+  }
+  return value;
+}
+
+/** One line on stderr when a total leaves something out, so a table is never read as complete. */
+function warnIncomplete(rows: JsRow[]): void {
+  const incomplete = rows.filter((r) => r.complete === false || r.complete === null);
+  if (incomplete.length === 0) return;
+  const missing = incomplete.reduce((n, r) => n + Number(r.missing_half_hours ?? 0), 0);
+  const standing = incomplete.reduce((n, r) => n + Number(r.standing_charge_missing_days ?? (r.standing_charge_missing ? 1 : 0)), 0);
+  process.stderr.write(`tariffs: ${incomplete.length} of ${rows.length} rows incomplete (complete=false): ` +
+    `${missing} half-hour(s) without a reading or a price` + (standing ? `, ${standing} day(s) without a standing charge` : '') + '\n');
+}

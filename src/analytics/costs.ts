@@ -1,0 +1,85 @@
+// What a meter's consumption cost, and what it would have cost: the cost macros of sql/macros
+// (half_hour_costs, daily_costs, monthly_costs, tariff_comparison, net_costs) with bound
+// parameters. The CLI, the exports and the demo call these.
+import { NoDataError, UsageError } from '../errors.js';
+import type { JsRow } from '../store/rowsToJs.js';
+import type { Warehouse } from '../store/Warehouse.js';
+import { localDateOf, localDayBounds } from '../time/index.js';
+import { describeRange, rangeParams, type Range } from './range.js';
+
+export type CostPeriod = 'half-hour' | 'day' | 'month';
+export type PaymentMethod = 'DIRECT_DEBIT' | 'NON_DIRECT_DEBIT';
+
+export interface CostRequest extends Range {
+  /** 'MPAN' (every serial summed) or 'MPAN:SERIAL'. */
+  meter: string;
+  /** A tariff code for "what would I have paid"; undefined = the agreements in force. */
+  tariff?: string;
+  per: CostPeriod;
+  payment: PaymentMethod;
+}
+
+export interface ComparisonRequest extends Range {
+  meter: string;
+  tariffs: string[];
+  payment: PaymentMethod;
+}
+
+export interface NetRequest extends Range {
+  importMeter: string;
+  exportMeter: string;
+  payment: PaymentMethod;
+}
+
+const MACRO: Record<CostPeriod, string> = { 'half-hour': 'half_hour_costs', day: 'daily_costs', month: 'monthly_costs' };
+
+export async function costs(warehouse: Warehouse, request: CostRequest): Promise<JsRow[]> {
+  await requireConsumption(warehouse, request.meter, request);
+  return warehouse.all(`SELECT * FROM ${MACRO[request.per]}($meter, $tariff, $from, $to, payment := $payment)`, {
+    meter: request.meter, tariff: request.tariff ?? null, payment: request.payment, ...rangeParams(request),
+  });
+}
+
+export async function tariffComparison(warehouse: Warehouse, request: ComparisonRequest): Promise<JsRow[]> {
+  if (request.tariffs.length === 0) throw new UsageError('--tariff: name at least one tariff to compare with');
+  await requireConsumption(warehouse, request.meter, request);
+  return warehouse.all(`SELECT * FROM tariff_comparison($meter, CAST($tariffs AS VARCHAR[]), $from, $to, payment := $payment)`, {
+    meter: request.meter, tariffs: JSON.stringify(request.tariffs), payment: request.payment, ...rangeParams(request),
+  });
+}
+
+export async function netCosts(warehouse: Warehouse, request: NetRequest): Promise<JsRow[]> {
+  await requireConsumption(warehouse, request.importMeter, request);
+  await requireConsumption(warehouse, request.exportMeter, request);
+  return warehouse.all(`SELECT * FROM net_costs($imp, $exp, $from, $to, payment := $payment)`, {
+    imp: request.importMeter, exp: request.exportMeter, payment: request.payment, ...rangeParams(request),
+  });
+}
+
+/** The last `months` complete Europe/London calendar months before `now`. */
+export function lastCompleteMonths(now: Date, months = 12): Required<Range> {
+  const [y, m] = localDateOf(now).split('-').map(Number) as [number, number];
+  const first = (year: number, month: number) => {
+    const d = new Date(Date.UTC(year, month - 1, 1));
+    return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-01`;
+  };
+  return { from: localDayBounds(first(y, m - months)).start, to: localDayBounds(first(y, m)).start };
+}
+
+async function requireConsumption(warehouse: Warehouse, meter: string, range: Range): Promise<void> {
+  const [point, serial] = meter.split(':');
+  const row = (await warehouse.one(`
+    SELECT count(*) AS stored,
+           count(*) FILTER (WHERE interval_start >= coalesce(CAST($from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
+                              AND interval_start < coalesce(CAST($to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')) AS in_range,
+           min(interval_start) AS first_start, max(interval_end) AS last_end
+    FROM consumption WHERE meter_point = $point AND ($serial IS NULL OR serial = $serial)`,
+  { point: point ?? meter, serial: serial ?? null, ...rangeParams(range) }))!;
+  if (row.stored === 0) {
+    throw new NoDataError(`no consumption stored for meter ${meter} (\`tariffs sql "SELECT * FROM meter_points"\` lists the meters; ` +
+      '`tariffs ingest --account A` or `tariffs consumption import` stores readings)');
+  }
+  if (row.in_range === 0) {
+    throw new NoDataError(`no consumption for meter ${meter} ${describeRange(range)} (stored: ${String(row.first_start)} to ${String(row.last_end)})`);
+  }
+}
