@@ -10,6 +10,7 @@ import {
   type Account, type Product, type ProductDetail, type UnitRate,
 } from './schemas.js';
 import { normaliseBaseUrl, redactUrl } from './urls.js';
+import { accountMetersSchema, consumptionSchema, type AccountMeters, type ConsumptionRecord } from './consumptionSchemas.js';
 
 export type ElectricityRateKind = 'standard-unit-rates' | 'day-unit-rates' | 'night-unit-rates' | 'standing-charges';
 export type GasRateKind = 'standard-unit-rates' | 'standing-charges';
@@ -97,6 +98,31 @@ export class OctopusClient {
       });
     }
     return this.getOne(url, accountSchema, this.credentials, options.signal);
+  }
+
+  /** Half-hourly readings of one meter (credentials required); `order_by` 'period' = oldest first. */
+  consumption(
+    fuel: 'electricity' | 'gas', meterPoint: string, serial: string, period: Period = {},
+    options: PaginateOptions & { orderBy?: 'period' | '-period' } = {},
+  ): AsyncGenerator<Page<ConsumptionRecord>> {
+    const url = this.url(`${fuel}-meter-points/${seg(meterPoint)}/meters/${seg(serial)}/consumption/`, {
+      period_from: period.from ? formatUtc(period.from) : undefined,
+      period_to: period.to ? formatUtc(period.to) : undefined,
+      order_by: options.orderBy,
+    });
+    if (!this.credentials) {
+      throw new AuthError('consumption needs credentials: set TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN', { method: 'GET', url: redactUrl(url) });
+    }
+    return paginate(this.http, url, consumptionSchema, { ...this.pagination(options), credentials: this.credentials });
+  }
+
+  /** The account with its meters (serials, export flag) as well as its agreements. */
+  async accountMeters(accountNumber: string, options: { signal?: AbortSignal } = {}): Promise<AccountMeters> {
+    const url = this.url(`accounts/${seg(accountNumber)}/`);
+    if (!this.credentials) {
+      throw new AuthError('account data needs credentials: set TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN', { method: 'GET', url: redactUrl(url) });
+    }
+    return this.getOne(url, accountMetersSchema, this.credentials, options.signal);
   }
 
   private rates(path: string, kind: string, period: Period, options: PaginateOptions): AsyncGenerator<Page<UnitRate>> {

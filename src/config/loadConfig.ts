@@ -36,6 +36,7 @@ export const configFileSchema = z.strictObject({
   consumption: z.boolean().optional(),
   gas: z.strictObject({
     calorific_value: z.number().min(30).max(50).optional(),
+    unit: z.enum(['m3', 'kWh']).optional(),
   }).optional(),
   payment_method: z.enum(['DIRECT_DEBIT', 'NON_DIRECT_DEBIT']).optional(),
 });
@@ -63,6 +64,8 @@ export interface Config {
   consumption: boolean;
   /** MJ/m³, converts gas meters reporting m³ to kWh (config `gas.calorific_value`). */
   gasCalorificValue: number;
+  /** What the API's gas consumption is in (config `gas.unit`): SMETS2 meters report m³. */
+  gasUnit: 'm3' | 'kWh';
   /** Which standing charge (and unit rate, where both are quoted) costs use (config `payment_method`). */
   paymentMethod: 'DIRECT_DEBIT' | 'NON_DIRECT_DEBIT';
   /** The config file the values came from, if any (for error messages). */
@@ -102,6 +105,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     },
     consumption: fileValues.consumption ?? true,
     gasCalorificValue: fileValues.gas?.calorific_value ?? DEFAULT_CALORIFIC_VALUE,
+    gasUnit: fileValues.gas?.unit ?? 'm3',
     paymentMethod: fileValues.payment_method ?? 'DIRECT_DEBIT',
   };
   if (fileValues.default_from !== undefined) config.defaultFrom = fileValues.default_from;

@@ -12,6 +12,7 @@ import { finishRun, startRun, type RunStatus } from '../store/ingestRuns.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { upsertTariffs } from '../store/writeCatalog.js';
 import { localDateOf, localDayBounds, parseUserDateTime } from '../time/index.js';
+import { ingestConsumption, type IngestConsumptionResult } from './ingestConsumption.js';
 import { ingestRates, type IngestRatesResult, type Progress } from './ingestRates.js';
 import { resolveTargets, type IngestTarget, type TargetRequest } from './resolveTargets.js';
 import { refreshProducts } from './refreshProducts.js';
@@ -21,6 +22,8 @@ export interface IngestRequest extends TargetRequest {
   to?: Date;
   /** Skip refreshing the products list. */
   noProducts?: boolean;
+  /** Skip the accounts' consumption (`--no-consumption`; config `consumption: false` too). */
+  noConsumption?: boolean;
   /** Only refresh products (the `products` job). */
   productsOnly?: boolean;
   job?: string;
@@ -54,10 +57,18 @@ export interface IngestSummary {
   requests: number;
   seconds: number;
   errors: string[];
+  /** The accounts' meters whose consumption was fetched, and what it stored. */
+  consumption_meters: number;
+  consumption_inserted: number;
+  consumption_updated: number;
+  /** Optional resources that were not available (named), the run succeeding without them. */
+  warnings: string[];
 }
 
 const DAY_MS = 86_400_000;
 const INGEST_MEMORY_LIMIT = '48MB';
+/** Meter readings arrive late, for days: each incremental run re-reads the last week. */
+const CONSUMPTION_LOOKBACK_MS = 7 * DAY_MS;
 
 /** The start of a never-seen tariff: the config's default_from, else two years back. */
 export function defaultFromOf(config: Config, now: Date): Date {
@@ -90,6 +101,7 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     const logger = context.logger.child({ run_id: runId, job });
     let products = 0;
     let result: IngestRatesResult | undefined;
+    let consumption: IngestConsumptionResult | undefined;
     let targets: IngestTarget[] = [];
     try {
       if (!request.noProducts) {
@@ -105,24 +117,39 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
           defaultFrom: defaultFromOf(config, now()), lookbackMs: config.lookbackHours * 3600_000,
           concurrency: config.concurrency, signal: context.signal, progress: context.progress,
         });
+        if (config.consumption && !request.noConsumption && (request.accounts?.length ?? 0) > 0 && !result.interrupted) {
+          consumption = await ingestConsumption({
+            warehouse, client, logger, accounts: request.accounts ?? [], runId, now, from: request.from, to: request.to,
+            defaultFrom: defaultFromOf(config, now()), lookbackMs: CONSUMPTION_LOOKBACK_MS,
+            calorificValue: config.gasCalorificValue, gasUnit: config.gasUnit, signal: context.signal,
+          });
+        }
       }
     } catch (error) {
       await finishRun(warehouse, runId, context.signal?.aborted ? 'interrupted' : 'failed',
         { requests: client.http.requestCount }, now(), (error as Error).message).catch(() => undefined);
       throw error;
     }
-    const failures = result?.tariffs.filter((t) => !t.ok) ?? [];
+    const rateFailures = result?.tariffs.filter((t) => !t.ok).length ?? 0;
+    const failures: { error?: string | undefined; tariffCode: string }[] = [
+      ...(result?.tariffs.filter((t) => !t.ok) ?? []),
+      ...(consumption?.meters.filter((m) => !m.ok).map((m) => ({ error: m.error, tariffCode: `${m.meterPoint}:${m.serial}` })) ?? []),
+    ];
     const status: RunStatus = result?.interrupted ? 'interrupted' : failures.length > 0 ? 'partial' : 'ok';
     const summary: IngestSummary = {
-      run_id: runId, job, status, tariffs: targets.length, tariffs_failed: failures.length, products,
+      run_id: runId, job, status, tariffs: targets.length, tariffs_failed: rateFailures, products,
       inserted: result?.inserted ?? 0, updated: result?.updated ?? 0, unchanged: result?.unchanged ?? 0,
       pages: result?.pages ?? 0, requests: client.http.requestCount,
       seconds: Math.round((Date.now() - started) / 10) / 100,
       errors: failures.map((f) => f.error ?? f.tariffCode),
+      consumption_meters: consumption?.meters.length ?? 0,
+      consumption_inserted: consumption?.inserted ?? 0,
+      consumption_updated: consumption?.updated ?? 0,
+      warnings: consumption?.warnings ?? [],
     };
     await finishRun(warehouse, runId, status, {
       pages: summary.pages, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged,
-      requests: summary.requests, tariffsOk: targets.length - failures.length, tariffsFailed: failures.length,
+      requests: summary.requests, tariffsOk: targets.length - rateFailures, tariffsFailed: rateFailures,
     }, now(), summary.errors.length ? summary.errors.join('; ') : undefined);
     await warehouse.checkpoint();
     logger.info({ ...summary, errors: undefined }, `ingest ${status}`);

@@ -1,5 +1,6 @@
 // What the sandbox knows: products (list entries and details), tariffs with their rate series, and
 // accounts. Built once from data/sandbox/ and copied per sandbox, so addTariff stays local to one.
+import type { ConsumptionSeries } from './ConsumptionSeries.js';
 import { TariffsError } from '../errors.js';
 import { RateSeries, isoUtc, type RateInput } from './RateSeries.js';
 
@@ -84,6 +85,8 @@ export class SandboxCatalog {
   readonly products = new Map<string, ProductEntry>();
   readonly tariffs = new Map<string, TariffEntry>();
   readonly accounts = new Map<string, Json>();
+  /** Meters with readings, by `electricity|MPAN|SERIAL` or `gas|MPRN|SERIAL` (see meterKey). */
+  readonly consumption = new Map<string, ConsumptionSeries>();
 
   /** A copy sharing the (immutable) rate series and JSON, with maps of its own. */
   clone(): SandboxCatalog {
@@ -91,6 +94,7 @@ export class SandboxCatalog {
     for (const [k, v] of this.products) copy.products.set(k, { ...v });
     for (const [k, v] of this.tariffs) copy.tariffs.set(k, { ...v, series: new Map(v.series) });
     for (const [k, v] of this.accounts) copy.accounts.set(k, v);
+    for (const [k, v] of this.consumption) copy.consumption.set(k, v);
     return copy;
   }
 
@@ -248,4 +252,8 @@ export function synthesizeDetail(listing: Json, tariffs: Partial<Record<TariffGr
     links,
     brand,
   };
+}
+
+export function meterKey(fuel: 'electricity' | 'gas', point: string, serial: string): string {
+  return `${fuel}|${point}|${serial}`;
 }

@@ -17,6 +17,7 @@ import {
   REAL_BASE_URL, RATE_KINDS, kindsFor, type AddTariffInput, type Json, type RateKind, type SandboxCatalog,
   type TariffSummary,
 } from './SandboxCatalog.js';
+import { consumptionReply } from './consumptionReply.js';
 import { SANDBOX_API_KEY } from './sandboxCredentials.js';
 import type { RecordedRequest, Sandbox } from './startSandbox.js';
 import { TokenStore } from './TokenStore.js';
@@ -52,6 +53,7 @@ const ROUTES = {
   product: /^\/v1\/products\/([^/]+)(\/?)$/,
   rates: /^\/v1\/products\/([^/]+)\/(electricity|gas)-tariffs\/([^/]+)\/([a-z-]+)(\/?)$/,
   account: /^\/v1\/accounts\/([^/]+)(\/?)$/,
+  consumption: /^\/v1\/(electricity|gas)-meter-points\/([^/]+)\/meters\/([^/]+)\/consumption(\/?)$/,
   graphql: /^\/v1\/graphql\/?$/,
 };
 
@@ -243,6 +245,16 @@ export class SandboxServer implements Sandbox {
       if (!readOnly) return methodNotAllowed(method, 'GET, HEAD');
       if (m[2] === '') return redirectToSlash(url);
       return this.account(req, decode(m[1]!));
+    }
+    if ((m = ROUTES.consumption.exec(path))) {
+      if (!readOnly) return methodNotAllowed(method, 'GET, HEAD');
+      if (m[4] === '') return redirectToSlash(url);
+      const denied = this.authenticate(req.headers.authorization);
+      if (denied) return { status: 401, json: { detail: denied }, headers: { 'WWW-Authenticate': 'Basic realm="api"' } };
+      const point = decode(m[2]!);
+      const serial = decode(m[3]!);
+      if (point === undefined || serial === undefined) return NOT_FOUND;
+      return consumptionReply(this.catalog, url, origin, m[1] as 'electricity' | 'gas', point, serial, paginate);
     }
     return NOT_FOUND;
   }

@@ -7,8 +7,9 @@ import { TariffsError } from '../errors.js';
 import { sandboxDataDir } from '../paths.js';
 import { RateSeries, type RateColumns, type RateInput } from './RateSeries.js';
 import {
-  REAL_BASE_URL, REGIONS, SandboxCatalog, synthesizeDetail, tariffDetailEntry, type Json,
+  REAL_BASE_URL, REGIONS, SandboxCatalog, meterKey, synthesizeDetail, tariffDetailEntry, type Json,
 } from './SandboxCatalog.js';
+import { ConsumptionSeries } from './ConsumptionSeries.js';
 import { SANDBOX_ACCOUNT } from './sandboxCredentials.js';
 
 const HALF_HOUR = 30 * 60_000;
@@ -39,6 +40,22 @@ export const SANDBOX_FILES = {
   agile241001M: 'madbeardman-ihd-replacement/agile.json',
   agile241001N: 'bluca-nest-octopus/april_4_2026_prices.json',
   account: 'markallanson-octopus-energy/account_response.json',
+  agileOutgoingC: 'hramzan01-project_market/EXCERPT_csv_agileoutgoing_C_London_2023-03-01_to_2024-03-01.csv',
+} as const;
+
+/** The synthetic household (data/sandbox/README.md): its meters, agreements and readings' span. */
+export const HOUSEHOLD = {
+  from: '2023-03-01T00:00:00Z',
+  to: '2024-03-01T00:00:00Z',
+  importMpan: '2000000000011',
+  exportMpan: '2000000000012',
+  electricitySerial: '23J0000001',
+  gasMprn: '3000000001',
+  gasSerial: 'G4P0000001',
+  switchAt: '2023-08-31T23:00:00Z',
+  importTariffs: ['E-1R-AGILE-18-02-21-J', 'E-1R-VAR-17-01-11-A'],
+  exportTariff: 'E-1R-AGILE-OUTGOING-19-05-13-C',
+  gasTariff: 'G-1R-VAR-17-01-11-A',
 } as const;
 
 let cached: { dir: string; catalog: SandboxCatalog } | undefined;
@@ -90,7 +107,7 @@ function buildCatalog(dir: string): SandboxCatalog {
       { direct_debit_monthly: tariffDetailEntry(product, `E-1R-${product}-${r}`, 'electricity', '1R') },
     ]));
   const withRegions = new Map<string, Json>();
-  for (const code of ['AGILE-18-02-21', 'AGILE-24-10-01']) {
+  for (const code of ['AGILE-18-02-21', 'AGILE-24-10-01', 'AGILE-OUTGOING-19-05-13']) {
     withRegions.set(code, synthesizeDetail(listings.get(code)!, { single_register_electricity_tariffs: agileRegions(code) }));
   }
   for (const [code, listing] of [...listings].sort(([a], [b]) => a.localeCompare(b))) {
@@ -128,7 +145,18 @@ function buildCatalog(dir: string): SandboxCatalog {
   catalog.setRates('E-1R-AGILE-24-10-01-M', 'standard-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.agile241001M)));
   catalog.setRates('E-1R-AGILE-24-10-01-N', 'standard-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.agile241001N)));
 
+  catalog.setRates(HOUSEHOLD.exportTariff, 'standard-unit-rates', RateSeries.fromSortedColumns(
+    readCsvSeries(text(SANDBOX_FILES.agileOutgoingC), (line) => {
+      const cells = line.split(',');
+      return [cells[0]!, cells[4]!];
+    })));
+
   catalog.accounts.set(SANDBOX_ACCOUNT, sandboxAccount(json(SANDBOX_FILES.account)));
+  const from = Date.parse(HOUSEHOLD.from);
+  const to = Date.parse(HOUSEHOLD.to);
+  catalog.consumption.set(meterKey('electricity', HOUSEHOLD.importMpan, HOUSEHOLD.electricitySerial), new ConsumptionSeries('import', from, to));
+  catalog.consumption.set(meterKey('electricity', HOUSEHOLD.exportMpan, HOUSEHOLD.electricitySerial), new ConsumptionSeries('export', from, to));
+  catalog.consumption.set(meterKey('gas', HOUSEHOLD.gasMprn, HOUSEHOLD.gasSerial), new ConsumptionSeries('gas', from, to));
   return catalog;
 }
 
@@ -251,5 +279,38 @@ function sandboxAccount(recorded: Json): Json {
     gas_meter_points: [],
   });
   account.properties.push(economy7);
+  account.properties.push(householdProperty(property) as typeof property);
   return account as unknown as Json;
+}
+
+/** The synthetic household's property: an import meter (Agile J, then Flexible from 2023-09-01),
+ *  an export meter on Agile Outgoing C, and a gas meter reporting m³. */
+function householdProperty(template: Json): Json {
+  const meter = (serial: string) => [{ serial_number: serial, registers: [{ identifier: '01', is_settlement_register: true, rate: 'STANDARD' }] }];
+  return {
+    ...structuredClone(template),
+    id: Number(template.id) + 2,
+    moved_in_at: HOUSEHOLD.from,
+    moved_out_at: null,
+    electricity_meter_points: [
+      {
+        mpan: HOUSEHOLD.importMpan, profile_class: 1, consumption_standard: 2900, is_export: false,
+        meters: meter(HOUSEHOLD.electricitySerial),
+        agreements: [
+          { tariff_code: HOUSEHOLD.importTariffs[0], valid_from: HOUSEHOLD.from, valid_to: HOUSEHOLD.switchAt },
+          { tariff_code: HOUSEHOLD.importTariffs[1], valid_from: HOUSEHOLD.switchAt, valid_to: null },
+        ],
+      },
+      {
+        mpan: HOUSEHOLD.exportMpan, profile_class: 1, consumption_standard: 0, is_export: true,
+        meters: meter(HOUSEHOLD.electricitySerial),
+        agreements: [{ tariff_code: HOUSEHOLD.exportTariff, valid_from: HOUSEHOLD.from, valid_to: null }],
+      },
+    ],
+    gas_meter_points: [{
+      mprn: HOUSEHOLD.gasMprn, consumption_standard: 9000,
+      meters: [{ serial_number: HOUSEHOLD.gasSerial }],
+      agreements: [{ tariff_code: HOUSEHOLD.gasTariff, valid_from: HOUSEHOLD.from, valid_to: null }],
+    }],
+  };
 }

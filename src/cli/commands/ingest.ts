@@ -17,6 +17,7 @@ interface IngestFlags extends CommonFlags {
   from?: string;
   to?: string;
   products: boolean;
+  consumption: boolean;
 }
 
 export function register(program: Command): void {
@@ -29,13 +30,18 @@ export function register(program: Command): void {
     .option('--account <number>', "track the tariffs of this account's agreements over their periods (needs credentials)", collect)
     .option('--from <when>', 'window start: ISO datetime with offset, a date (Europe/London day start), or naive Europe/London time')
     .option('--to <when>', 'window end (exclusive), same forms as --from')
-    .option('--no-products', 'do not refresh the products list');
+    .option('--no-products', 'do not refresh the products list')
+    .option('--no-consumption', "with --account: do not fetch the account's meters' consumption (config consumption: false)");
   withConfig(withApi(withDb(withFormat(command))));
   command.addHelpText('after', `
 Without --from, each tariff continues from its last stored slot (re-reading a short look-back to
 catch revisions); a tariff never seen starts at the config's default_from (else two years back).
 Exit status: 0 all tariffs stored, 1 a tariff failed (the others are stored), 2 bad usage,
 75 another process is writing the database (nothing written), 130/143 interrupted.
+With --account, the account's meter points, agreements and half-hourly consumption are stored too
+(meter_points, agreements, consumption), each meter continuing from its last reading less 7 days
+(late reads); consumption endpoints a server does not offer (404/410/400, or retries exhausted)
+give one warning naming the meter and URL (summary field warnings), and the run still succeeds.
 Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account needs them).`);
   command.action(action(async (flags: IngestFlags) => {
     const config = configFrom(flags);
@@ -50,6 +56,7 @@ Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account ne
       from: flags.from === undefined ? undefined : parseUserDateTime(flags.from, '--from'),
       to: flags.to === undefined ? undefined : parseUserDateTime(flags.to, '--to'),
       noProducts: !flags.products,
+      noConsumption: !flags.consumption,
     };
     if (request.tariffs.length + request.products.length + request.accounts.length === 0 && !flags.products === true) {
       throw new UsageError('nothing to ingest: give --tariff, --product with --region, --account, or a --config that lists them');
