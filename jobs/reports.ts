@@ -15,7 +15,7 @@ export async function run(ctx: JobContext): Promise<JobResult> {
   let outcome: Awaited<ReturnType<typeof exportReports>> | undefined;
   let failure: unknown;
   try {
-    outcome = await exportReports({ db: config.db, outDir: config.reports.dir, formats: config.reports.formats, logger: ctx.logger });
+    outcome = await exportReports({ db: config.db, outDir: config.reports.dir, formats: config.reports.formats, paymentMethod: config.paymentMethod, logger: ctx.logger });
   } catch (error) {
     failure = error;
   }

@@ -10,7 +10,8 @@ import { runCli } from './helpers/runCli.js';
 import { query, tempDir } from './helpers/warehouseTools.js';
 
 const REPORT_FILES = [
-  ...['daily_stats', 'cheapest_1h_per_day', 'cheapest_2h_per_day', 'cheapest_4h_per_day', 'negative_slots', 'negative_runs', 'monthly_stats']
+  ...['daily_stats', 'cheapest_1h_per_day', 'cheapest_2h_per_day', 'cheapest_4h_per_day', 'negative_slots', 'negative_runs', 'monthly_stats',
+    'monthly_costs', 'tariff_comparison']
     .flatMap((n) => [`${n}.csv`, `${n}.parquet`]),
   'report.html',
 ].sort();
@@ -31,12 +32,19 @@ describe('tariffs demo', () => {
     expect(result.code).toBe(0);
     expect(seconds).toBeLessThan(60);
     const stdout = result.stdout;
-    expect(stdout).toMatch(/^tariffs demo: 11 sandbox tariffs, 158782 rates → /);
+    // 11 tariffs and 158,782 rates before Agile Outgoing C (17,568 half-hours) joined for the household's export meter.
+    expect(stdout).toMatch(/^tariffs demo: 12 sandbox tariffs, 176350 rates → /);
     // Clock-change days with their half-hour counts: 46 when the clocks go forward, 50 when back.
     expect(stdout).toMatch(/E-1R-AGILE-18-02-21-J\s+2023-03-26\s+clocks forward\s+46\s+46/);
     expect(stdout).toMatch(/E-1R-AGILE-18-02-21-J\s+2023-10-29\s+clocks back\s+50\s+50/);
     expect(stdout).toMatch(/E-1R-AGILE-24-10-01-G\s+2025-03-30\s+clocks forward\s+46\s+46/);
-    expect(stdout).toMatch(/Clock-change days found: 20 \(20 complete; 12 of 46 half-hours, 8 of 50\)/);
+    expect(stdout).toMatch(/Clock-change days found: 22 \(22 complete; 13 of 46 half-hours, 9 of 50\)/);
+    // The household's year: the agreements, and each tariff, over the same 366 local days.
+    expect(stdout).toMatch(/^actual\s+E-1R-AGILE-18-02-21-J,E-1R-VAR-17-01-11-A\s+366\s/m);
+    expect(stdout).toMatch(/^E-1R-VAR-17-01-11-A\s+E-1R-VAR-17-01-11-A\s+366\s/m);
+    expect(readFileSync(join(out, 'tariff_comparison.csv'), 'utf8').split('\n')[0]).toBe(
+      'meter_point,is_export,scenario,tariff_code,first_date,last_date,days,kwh,energy_cost_inc_vat,standing_charge_inc_vat,' +
+      'total_inc_vat,total_gbp,difference_gbp,missing_prices,missing_readings,missing_half_hours,standing_charge_missing_days,complete');
     // The cheapest 2-hour window of N's only day, 2026-04-04, is below zero.
     expect(stdout).toMatch(/E-1R-AGILE-24-10-01-N\s+2026-04-04\s+2026-04-04T\d\d:\d\d:00\+01:00\s+2026-04-04T\d\d:\d\d:00\+01:00\s+-\d/);
     expect(stdout).toMatch(/E-1R-AGILE-24-10-01-G\s+18\s+1\s/);

@@ -19,7 +19,7 @@ SELECT
     e.energy_cost_inc_vat AS export_earnings_inc_vat,
     -- net, pence unrounded; net_gbp rounded once
     coalesce(i.total_inc_vat, 0) - coalesce(e.energy_cost_inc_vat, 0) AS net_inc_vat,
-    round(CAST(coalesce(i.total_inc_vat, 0) - coalesce(e.energy_cost_inc_vat, 0) AS DECIMAL(18, 9)) / 100, 2) AS net_gbp,
+    CAST(CAST(coalesce(i.total_inc_vat, 0) - coalesce(e.energy_cost_inc_vat, 0) AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS net_gbp,
     CAST(coalesce(i.missing_half_hours, 0) + coalesce(e.missing_half_hours, 0) AS INTEGER) AS missing_half_hours,
     coalesce(i.complete, false) AND coalesce(e.complete, false) AS complete
 FROM imp AS i

@@ -64,7 +64,7 @@ SELECT
     standing_charge_exc_vat,
     coalesce(energy_cost_inc_vat, 0) + coalesce(standing_charge_inc_vat, 0) AS total_inc_vat,
     coalesce(energy_cost_exc_vat, 0) + coalesce(standing_charge_exc_vat, 0) AS total_exc_vat,
-    round(CAST(coalesce(energy_cost_inc_vat, 0) + coalesce(standing_charge_inc_vat, 0) AS DECIMAL(18, 9)) / 100, 2) AS total_gbp,
+    CAST(CAST(coalesce(energy_cost_inc_vat, 0) + coalesce(standing_charge_inc_vat, 0) AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS total_gbp,
     -- what is missing (never priced at zero)
     CAST(missing_prices AS INTEGER) AS missing_prices,
     CAST(missing_readings AS INTEGER) AS missing_readings,

@@ -37,8 +37,8 @@ SELECT
     p.standing_charge_inc_vat,
     p.total_inc_vat,
     p.total_exc_vat,
-    round(CAST(p.total_inc_vat AS DECIMAL(18, 9)) / 100, 2) AS total_gbp,
-    round(CAST(p.total_inc_vat - a.total_inc_vat AS DECIMAL(18, 9)) / 100, 2) AS difference_gbp,
+    CAST(CAST(p.total_inc_vat AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS total_gbp,
+    CAST(CAST(p.total_inc_vat - a.total_inc_vat AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS difference_gbp,
     -- what is missing
     CAST(p.missing_prices AS INTEGER) AS missing_prices,
     CAST(p.missing_readings AS INTEGER) AS missing_readings,

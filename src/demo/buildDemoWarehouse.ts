@@ -1,4 +1,5 @@
-// The demo's warehouse: every tariff the built-in sandbox serves, ingested from 2017-01-01 through
+// The demo's warehouse: every tariff the built-in sandbox serves and the sandbox account (meters,
+// agreements, the synthetic household's consumption), ingested from 2017-01-01 through
 // the real client and ingest code into a fresh DuckDB file. The file is built under a temporary
 // name and renamed over the target, which is only replaced if an earlier demo wrote it.
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
@@ -7,7 +8,7 @@ import type { Logger } from 'pino';
 import { loadConfig } from '../config/loadConfig.js';
 import { TariffsError, UsageError } from '../errors.js';
 import { runIngest, type IngestSummary } from '../ingest/ingest.js';
-import { startSandbox } from '../sandbox/startSandbox.js';
+import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox } from '../sandbox/startSandbox.js';
 import { Warehouse } from '../store/Warehouse.js';
 
 /** The `job` of the demo's ingest runs: how an existing file is recognised as the demo's own. */
@@ -30,9 +31,12 @@ export async function buildDemoWarehouse(db: string, logger: Logger): Promise<De
   try {
     const tariffs = [...new Set(sandbox.tariffs().map((t) => t.tariffCode))].sort();
     logger.info({ baseUrl: sandbox.baseUrl, tariffs: tariffs.length }, 'demo: sandbox started; ingesting');
-    const config = { ...loadConfig({ db: tmp, baseUrl: sandbox.baseUrl }, {}), defaultFrom: DEMO_FROM.toISOString() };
+    // The sandbox account (its key is public, like the sandbox): meters, agreements, consumption.
+    const config = {
+      ...loadConfig({ db: tmp, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY }), defaultFrom: DEMO_FROM.toISOString(),
+    };
     const ingest = await runIngest(
-      { tariffs, products: [], accounts: [], from: DEMO_FROM, job: DEMO_JOB },
+      { tariffs, products: [], accounts: [SANDBOX_ACCOUNT], from: DEMO_FROM, job: DEMO_JOB },
       { config, logger },
     );
     if (ingest.status !== 'ok') {

@@ -2,7 +2,8 @@
 // complete local day, negative-price statistics, and the clock-change days found with their
 // half-hour counts. The numbers come from src/analytics (the views and macros of sql/); this
 // module only picks rows and counts them.
-import { cheapestWindows, dailyStats, negativeRuns, negativeSlots } from '../analytics/index.js';
+import { cheapestWindows, dailyStats, negativeRuns, negativeSlots, netCosts, tariffComparison } from '../analytics/index.js';
+import { HOUSEHOLD } from '../sandbox/loadSandboxData.js';
 import { render } from '../cli/output.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { localDayBounds } from '../time/index.js';
@@ -13,6 +14,32 @@ export interface DemoSummary {
   cheapest: SummaryRow[];
   negatives: SummaryRow[];
   clockChanges: SummaryRow[];
+  /** The sandbox household's year: its agreements against each tariff, and import less export. */
+  household?: { comparison: SummaryRow[]; net: SummaryRow[] };
+}
+
+/** The synthetic household (2023-03 → 2024-02) priced at its agreements and at each of its tariffs. */
+export async function householdSummary(warehouse: Warehouse): Promise<DemoSummary['household']> {
+  const range = { from: new Date(HOUSEHOLD.from), to: new Date(HOUSEHOLD.to) };
+  const comparison = await tariffComparison(warehouse, {
+    meter: HOUSEHOLD.importMpan, tariffs: [...HOUSEHOLD.importTariffs], payment: 'DIRECT_DEBIT', ...range,
+  });
+  const net = await netCosts(warehouse, { importMeter: HOUSEHOLD.importMpan, exportMeter: HOUSEHOLD.exportMpan, payment: 'DIRECT_DEBIT', ...range });
+  return {
+    comparison: comparison.map((r) => ({
+      scenario: String(r.scenario), tariff_code: String(r.tariff_code), days: Number(r.days), kwh: Math.round(Number(r.kwh)),
+      total_gbp: Number(r.total_gbp), difference_gbp: Number(r.difference_gbp), missing_half_hours: Number(r.missing_half_hours),
+      standing_charge_missing_days: Number(r.standing_charge_missing_days),
+    })),
+    net: [{
+      months: net.length,
+      import_kwh: Math.round(net.reduce((n, r) => n + Number(r.import_kwh ?? 0), 0)),
+      export_kwh: Math.round(net.reduce((n, r) => n + Number(r.export_kwh ?? 0), 0)),
+      import_cost_gbp: Math.round(net.reduce((n, r) => n + Number(r.import_cost_inc_vat ?? 0), 0)) / 100,
+      export_earnings_gbp: Math.round(net.reduce((n, r) => n + Number(r.export_earnings_inc_vat ?? 0), 0)) / 100,
+      net_gbp: Math.round(net.reduce((n, r) => n + Number(r.net_inc_vat ?? 0), 0)) / 100,
+    }],
+  };
 }
 
 export async function demoSummary(warehouse: Warehouse, tariffs: string[]): Promise<DemoSummary> {
@@ -66,6 +93,13 @@ export function formatDemoSummary(summary: DemoSummary): string {
     `Clock-change days found: ${days.length} (${complete.length} complete; ` +
       `${complete.filter((d) => d.slots === 46).length} of 46 half-hours, ${complete.filter((d) => d.slots === 50).length} of 50):`,
     render(days, 'table'),
+    ...(summary.household ? [
+      `What did the sandbox household (meter ${HOUSEHOLD.importMpan}, ${HOUSEHOLD.from.slice(0, 7)} to ${HOUSEHOLD.to.slice(0, 7)}, exclusive) pay, and what would it have paid (£ inc VAT)?`,
+      render(summary.household.comparison, 'table'),
+      '(the sandbox records no standing charges for these tariffs: totals are energy only, flagged in standing_charge_missing_days)',
+      `Import less export (meter ${HOUSEHOLD.exportMpan}, Agile Outgoing C):`,
+      render(summary.household.net, 'table'),
+    ] : []),
   ].join('\n');
 }
 

@@ -5,7 +5,7 @@ import { exportReports, type ExportedFile } from '../report/exportReports.js';
 import { halfHourlyTariffs } from '../report/exportScope.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { buildDemoWarehouse } from './buildDemoWarehouse.js';
-import { demoSummary, type DemoSummary } from './demoSummary.js';
+import { demoSummary, householdSummary, type DemoSummary } from './demoSummary.js';
 
 export const DEMO_DB = 'data/demo.duckdb';
 export const DEMO_OUT = 'data/reports';
@@ -43,6 +43,7 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   try {
     // The summary covers what the reports cover: the tariffs with half-hourly prices.
     summary = await demoSummary(warehouse, await halfHourlyTariffs(warehouse));
+    summary.household = await householdSummary(warehouse);
   } finally {
     warehouse.close();
   }

@@ -11,6 +11,7 @@ import { Warehouse } from '../store/Warehouse.js';
 import { copyToFile, type TableFormat } from './copyToFile.js';
 import { resolveScope, scopeParams } from './exportScope.js';
 import { buildHtmlReport } from './html/buildHtmlReport.js';
+import { COST_REPORTS, prepareCostScope } from './costReports.js';
 import { REPORTS } from './reports.js';
 import { temporaryPathFor, writeAtomically } from './writeAtomically.js';
 
@@ -30,6 +31,8 @@ export interface ExportReportsOptions {
   logger?: Logger;
   /** Wait this long for a process writing the database (default 30 s), then DatabaseBusyError. */
   busyTimeoutMs?: number;
+  /** Standing charges (and unit rates quoted both ways) of the cost reports; default DIRECT_DEBIT. */
+  paymentMethod?: 'DIRECT_DEBIT' | 'NON_DIRECT_DEBIT';
 }
 
 export interface ExportedFile {
@@ -58,10 +61,14 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
   try {
     const scope = await resolveScope(warehouse, options);
     logger.info({ tariffs: scope.tariffs.length, formats, dir: options.outDir }, 'export: starting');
-    const params = scopeParams(scope);
+    const params = {
+      ...scopeParams(scope), payment: options.paymentMethod ?? 'DIRECT_DEBIT',
+      cost_from: options.from?.toISOString() ?? null, cost_to: options.to?.toISOString() ?? null,
+    };
     const files: ExportedFile[] = [];
     const tableFormats = formats.filter((f): f is TableFormat => f !== 'html');
-    for (const report of REPORTS) {
+    const costMeters = await prepareCostScope(warehouse, params);
+    for (const report of costMeters > 0 ? [...REPORTS, ...COST_REPORTS] : REPORTS) {
       if (tableFormats.length === 0) break;
       const reportStarted = performance.now();
       // Computed once, then copied to each format (the cheapest-window reports take a while).
@@ -78,7 +85,7 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     }
     if (formats.includes('html')) {
       const path = join(options.outDir, HTML_FILE);
-      const report = await buildHtmlReport(warehouse, scope, logger);
+      const report = await buildHtmlReport(warehouse, scope, logger, costMeters > 0 ? params : undefined);
       await writeAtomically(path, async (tmp) => writeFileSync(tmp, report.html));
       files.push({ path, rows: report.charts, format: 'html' });
       logger.info({ file: path, charts: report.charts, bytes: Buffer.byteLength(report.html) }, 'export: file written');

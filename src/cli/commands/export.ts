@@ -47,6 +47,7 @@ or an unwritable --out, 2 bad usage, 75 the database stayed busy.`);
     }
     for (const code of flags.tariff ?? []) parseTariffCode(code, '--tariff');
     const { files } = await exportReports({
+      paymentMethod: config.paymentMethod,
       db: config.db,
       outDir: flags.out,
       formats: formats as ExportFormat[],

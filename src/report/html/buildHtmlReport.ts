@@ -3,7 +3,8 @@
 // month. Data from the daily_stats and monthly_stats views, rate_slots, negative_slots and the
 // cheapest_window_per_day macro; charts rendered to SVG by renderSvg. Bounded: ≤ 39 charts per series.
 import type { Logger } from 'pino';
-import type { Warehouse } from '../../store/Warehouse.js';
+import type { Params, Warehouse } from '../../store/Warehouse.js';
+import { costSeries } from './costCharts.js';
 import { scopeParams, type ExportScope } from '../exportScope.js';
 import { priceDoubleSql as D } from '../priceSql.js';
 import { inDays, inMonths } from '../reports.js';
@@ -42,7 +43,7 @@ export interface HtmlReport {
   charts: number;
 }
 
-export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, logger: Logger): Promise<HtmlReport> {
+export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, logger: Logger, costParams?: Params): Promise<HtmlReport> {
   const params = scopeParams(scope);
   const key = `concat_ws(' / ', tariff_code, payment_method, CASE WHEN rate_type <> 'standard' THEN rate_type END)`;
   const daily = (await warehouse.all(`
@@ -166,6 +167,11 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
     series.push(page);
     charts += dayCharts.length + monthCharts.length + (history ? 1 : 0);
     logger.info({ series: seriesKey, charts: dayCharts.length + monthCharts.length + (history ? 1 : 0), ms: Math.round(performance.now() - started) }, 'html: charts rendered');
+  }
+  if (costParams) {
+    const costs = await costSeries(warehouse, costParams, warn);
+    series.push(...costs);
+    charts += costs.length * 2;
   }
   const html = renderReportPage({
     title: 'Half-hourly electricity prices',

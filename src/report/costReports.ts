@@ -1,0 +1,82 @@
+// The cost reports of an export (README, section Exports): monthly_costs and tariff_comparison for
+// every meter with consumption, each priced at its agreements ('actual') and at the compared
+// tariffs — the export's tariffs (and the meter's agreement tariffs) that have prices during its
+// readings, import tariffs for import meters and export (Outgoing) tariffs for export meters.
+// Numbers come from the scenario_monthly_costs and tariff_comparison macros of sql/macros.
+import type { Params, Warehouse } from '../store/Warehouse.js';
+import type { ReportDefinition } from './reports.js';
+
+/** Pence and kWh at 4 decimals, reproducibly rounded (see priceSql.ts). */
+const D4 = (expr: string) => `CAST(CAST(${expr} AS DECIMAL(18,9)) AS DECIMAL(18,4))`;
+const IS_EXPORT_TARIFF = (column: string) => `(${column} LIKE '%OUTGOING%' OR ${column} LIKE '%EXPORT%')`;
+
+/** Creates temp table export_cost_meters(meter_point, is_export, tariffs); returns how many meters. */
+export async function prepareCostScope(warehouse: Warehouse, params: Params): Promise<number> {
+  await warehouse.run(`
+    CREATE OR REPLACE TEMP TABLE export_cost_meters AS
+    WITH meters AS (
+        SELECT c.meter_point, coalesce(any_value(m.is_export), false) AS is_export,
+               min(c.interval_start) AS first_start, max(c.interval_end) AS last_end
+        FROM consumption AS c
+        LEFT JOIN meter_points AS m USING (meter_point)
+        WHERE c.interval_start >= coalesce(CAST($cost_from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
+          AND c.interval_start < coalesce(CAST($cost_to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')
+        GROUP BY c.meter_point
+    ),
+    candidates AS (
+        SELECT m.meter_point, t.code AS tariff_code
+        FROM meters AS m, (SELECT unnest($tariffs) AS code) AS t
+        UNION
+        SELECT a.meter_point, a.tariff_code FROM agreements AS a JOIN meters USING (meter_point)
+    ),
+    priced AS (
+        SELECT c.meter_point, c.tariff_code
+        FROM candidates AS c
+        JOIN meters AS m USING (meter_point)
+        WHERE ${IS_EXPORT_TARIFF('c.tariff_code')} = m.is_export
+          AND EXISTS (SELECT 1 FROM rate_slots AS r
+                      WHERE r.tariff_code = c.tariff_code AND r.slot_start >= m.first_start AND r.slot_start < m.last_end)
+    )
+    SELECT m.meter_point, m.is_export,
+           coalesce((SELECT list(p.tariff_code ORDER BY p.tariff_code) FROM priced AS p WHERE p.meter_point = m.meter_point),
+                    CAST([] AS VARCHAR[])) AS tariffs
+    FROM meters AS m`, params);
+  return Number((await warehouse.one('SELECT count(*) AS n FROM export_cost_meters'))!.n);
+}
+
+const monthlyCosts: ReportDefinition = {
+  name: 'monthly_costs',
+  query: `
+SELECT m.meter_point, m.is_export, c.scenario, c.tariff_code,
+       strftime(c.month, '%Y-%m') AS month,
+       c.days, c.half_hours,
+       ${D4('c.kwh')} AS kwh,
+       ${D4('c.energy_cost_inc_vat')} AS energy_cost_inc_vat,
+       ${D4('c.standing_charge_inc_vat')} AS standing_charge_inc_vat,
+       ${D4('c.total_inc_vat')} AS total_inc_vat,
+       c.total_gbp,
+       c.missing_prices, c.missing_readings, c.missing_half_hours, c.standing_charge_missing_days, c.complete
+FROM export_cost_meters AS m,
+     LATERAL scenario_monthly_costs(m.meter_point, list_prepend('actual', m.tariffs),
+                                    CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ), payment := $payment) AS c
+ORDER BY m.meter_point, c.scenario <> 'actual', c.scenario, month`,
+};
+
+const tariffComparison: ReportDefinition = {
+  name: 'tariff_comparison',
+  query: `
+SELECT m.meter_point, m.is_export, c.scenario, c.tariff_code, c.first_date, c.last_date, c.days,
+       ${D4('c.kwh')} AS kwh,
+       ${D4('c.energy_cost_inc_vat')} AS energy_cost_inc_vat,
+       ${D4('c.standing_charge_inc_vat')} AS standing_charge_inc_vat,
+       ${D4('c.total_inc_vat')} AS total_inc_vat,
+       c.total_gbp, c.difference_gbp,
+       c.missing_prices, c.missing_readings, c.missing_half_hours, c.standing_charge_missing_days, c.complete
+FROM export_cost_meters AS m,
+     LATERAL tariff_comparison(m.meter_point, m.tariffs,
+                               CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ), payment := $payment) AS c
+ORDER BY m.meter_point, c.scenario <> 'actual', c.scenario`,
+};
+
+/** Written after the price reports, when the warehouse holds consumption. */
+export const COST_REPORTS: readonly ReportDefinition[] = [monthlyCosts, tariffComparison];
