@@ -418,6 +418,19 @@ describe('tariffs cost and tariffs compare (the CLI, on the same file)', () => {
     expect(none.stderr).toContain('no consumption stored for meter 1999999999999');
     const badPer = await runCli(['cost', '--meter', IMPORT_MP, '--per', 'week', '--db', db]);
     expect([badPer.code, badPer.stderr.split('\n')[0]]).toEqual([2, "tariffs: --per: 'week' is not one of half-hour, day, month"]);
+    // The export's tariff_comparison.csv: the same totals, each tariff with prices during the readings.
+    const out = join(dir, 'reports');
+    const exported = await runCli(['export', '--out', out, '--format', 'csv', ...range, '--db', db]);
+    expect(exported.code).toBe(0);
+    const csv = readFileSync(join(out, 'tariff_comparison.csv'), 'utf8').trim().split('\n').map((l) => l.split(','));
+    const col = (name: string) => csv[0]!.indexOf(name);
+    const importRows = csv.slice(1).filter((r) => r[col('meter_point')] === IMPORT_MP);
+    expect(importRows.map((r) => r[col('scenario')])).toEqual(['actual', AGILE, FLEX]);
+    const expectedTotals = [undefined, AGILE, FLEX].map((t) => bruteDays(IMPORT_MP, importKwh, t).reduce((sum, d) => sum + total(d), 0));
+    importRows.forEach((r, i) => expect(Math.abs(Number(r[col('total_gbp')]) - expectedTotals[i]! / 100)).toBeLessThanOrEqual(0.005 + 1e-9));
+    const exportRows = csv.slice(1).filter((r) => r[col('meter_point')] === EXPORT_MP);
+    expect(exportRows.map((r) => [r[col('scenario')], r[col('is_export')]])).toEqual([['actual', 'true'], [OUTGOING, 'true']]);
+
     const defaultRange = await runCli(['compare', '--meter', IMPORT_MP, '--tariff', AGILE, '--db', db]);
     expect(defaultRange.code).toBe(1); // the last 12 complete months hold no readings of 2023
     expect(defaultRange.stderr).toContain('no consumption for meter 1100000000001 in [');

@@ -5,7 +5,7 @@ CREATE OR REPLACE MACRO scenario_monthly_costs(meter, scenarios, range_from, ran
 SELECT
     -- scenario, the tariffs it used (agreements may change within a month), the month
     scenario,
-    string_agg(DISTINCT tariff_code, ',' ORDER BY tariff_code) AS tariff_code,
+    string_agg(DISTINCT tariff_code, ' + ' ORDER BY tariff_code) AS tariff_code,
     CAST(date_trunc('month', local_date) AS DATE) AS month,
     CAST(count(*) AS INTEGER) AS days,
     CAST(sum(half_hours) AS INTEGER) AS half_hours,

@@ -7,7 +7,7 @@
 CREATE OR REPLACE MACRO tariff_comparison(meter, tariffs, range_from, range_to, payment := 'DIRECT_DEBIT') AS TABLE
 WITH per_scenario AS (
     SELECT scenario,
-           string_agg(DISTINCT tariff_code, ',' ORDER BY tariff_code) AS tariff_code,
+           string_agg(DISTINCT tariff_code, ' + ' ORDER BY tariff_code) AS tariff_code,
            min(local_date) AS first_date,
            max(local_date) AS last_date,
            count(*) AS days,
