@@ -3,6 +3,7 @@
 // Each command lives in src/cli/commands/<name>.ts and exports `register(program)`.
 import { Command, CommanderError } from 'commander';
 import { EXIT } from '../errors.js';
+import { quietOnClosedPipes } from './closedPipes.js';
 import { commands } from './commands/index.js';
 
 export function buildProgram(): Command {
@@ -18,6 +19,7 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[] = process.argv): Promise<void> {
+  quietOnClosedPipes();
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
