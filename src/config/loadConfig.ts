@@ -6,6 +6,8 @@ import { UsageError } from '../errors.js';
 
 export const DEFAULT_BASE_URL = 'https://api.octopus.energy/v1/';
 export const DEFAULT_DB = 'data/tariffs.duckdb';
+/** Half an hour, the rates job's period: a stuck run holds the database at most one tick. */
+export const DEFAULT_MAX_RUN_SECONDS = 1800;
 
 const scheduleSchema = z.string().min(1);
 
@@ -21,6 +23,7 @@ export const configFileSchema = z.strictObject({
   default_from: z.string().min(1).optional(),
   lookback_hours: z.number().int().min(0).max(24 * 14).optional(),
   concurrency: z.number().int().min(1).max(32).optional(),
+  max_run_seconds: z.number().int().min(0).max(7 * 24 * 3600).optional(),
   schedules: z.strictObject({
     products: scheduleSchema.optional(),
     rates: scheduleSchema.optional(),
@@ -50,6 +53,8 @@ export interface Config {
   defaultFrom?: string;
   lookbackHours: number;
   concurrency: number;
+  /** Wall-clock bound of one ingest run; then it stops as on SIGTERM. 0 = unbounded. */
+  maxRunSeconds: number;
   schedules: { products?: string; rates?: string; day_ahead?: string; reports?: string };
   reports: { dir: string; formats: ('csv' | 'parquet' | 'html')[] };
   /** The config file the values came from, if any (for error messages). */
@@ -82,6 +87,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     accounts: fileValues.accounts ?? [],
     lookbackHours: fileValues.lookback_hours ?? 48,
     concurrency: fileValues.concurrency ?? 4,
+    maxRunSeconds: fileValues.max_run_seconds ?? DEFAULT_MAX_RUN_SECONDS,
     schedules: fileValues.schedules ?? {},
     reports: {
       dir: fileValues.reports?.dir ?? 'data/reports',

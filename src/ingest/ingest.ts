@@ -1,12 +1,15 @@
 // One ingest run end to end: open the warehouse for writing (exit 75 if another process has it),
 // refresh products, resolve the tracked tariffs, fetch and store their rates, record the run,
-// CHECKPOINT. The CLI command, the scheduler's jobs and the demo all call this.
+// CHECKPOINT. The CLI command, the scheduler's jobs and the demo all call this. A run lasts at
+// most max_run_seconds: then it stops as on SIGTERM (the current write finishes, the run is
+// recorded as interrupted), so a stuck server cannot hold the database for ever.
 import type { Logger } from 'pino';
 import { OctopusClient } from '../api/OctopusClient.js';
 import { credentialsFrom, type AuthMode } from '../api/credentials.js';
 import { normaliseBaseUrl } from '../api/urls.js';
 import type { HttpClientOptions } from '../api/HttpClient.js';
 import type { Config } from '../config/loadConfig.js';
+import { anySignal, deadlineSignal } from '../abortSignals.js';
 import { UsageError } from '../errors.js';
 import { finishRun, startRun, type RunStatus } from '../store/ingestRuns.js';
 import { Warehouse } from '../store/Warehouse.js';
@@ -81,6 +84,10 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     ...context.http,
   });
   let warehouse: Warehouse | undefined;
+  const limitMs = config.maxRunSeconds > 0 ? config.maxRunSeconds * 1000 : Infinity;
+  const timeLimit = deadlineSignal(limitMs, () => new Error(timeLimitMessage(config.maxRunSeconds)));
+  const stop = anySignal([context.signal, timeLimit.signal]);
+  const signal = stop.signal;
   try {
     // Writing needs little memory, and DuckDB would otherwise keep what it wrote cached.
     warehouse = await Warehouse.open(config.db, {
@@ -93,7 +100,7 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     let targets: IngestTarget[] = [];
     try {
       if (!request.noProducts) {
-        products = (await refreshProducts(client, warehouse, now(), context.signal)).products;
+        products = (await refreshProducts(client, warehouse, now(), signal)).products;
         logger.info({ products }, 'products refreshed');
       }
       if (!request.productsOnly) {
@@ -103,23 +110,26 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
         result = await ingestRates({
           warehouse, client, logger, targets, runId, now, from: request.from, to: request.to,
           defaultFrom: defaultFromOf(config, now()), lookbackMs: config.lookbackHours * 3600_000,
-          concurrency: config.concurrency, signal: context.signal, progress: context.progress,
+          concurrency: config.concurrency, signal, progress: context.progress,
         });
       }
     } catch (error) {
-      await finishRun(warehouse, runId, context.signal?.aborted ? 'interrupted' : 'failed',
-        { requests: client.http.requestCount }, now(), (error as Error).message).catch(() => undefined);
-      throw error;
+      const timedOut = timeLimit.expired() && !context.signal?.aborted;
+      const message = timedOut ? timeLimitMessage(config.maxRunSeconds) : (error as Error).message;
+      await finishRun(warehouse, runId, signal.aborted ? 'interrupted' : 'failed',
+        { requests: client.http.requestCount }, now(), message).catch(() => undefined);
+      if (!timedOut) throw error;
+      // Stopped by the time limit before any rates: recorded; the caller gets a summary, not a throw.
+      result = { inserted: 0, updated: 0, unchanged: 0, pages: 0, requests: 0, tariffs: [], interrupted: true };
+      const summary = summaryOf(runId, job, 'interrupted', targets, products, result, client, started, [message]);
+      logger.warn({ ...summary, errors: undefined }, 'ingest interrupted');
+      return summary;
     }
     const failures = result?.tariffs.filter((t) => !t.ok) ?? [];
     const status: RunStatus = result?.interrupted ? 'interrupted' : failures.length > 0 ? 'partial' : 'ok';
-    const summary: IngestSummary = {
-      run_id: runId, job, status, tariffs: targets.length, tariffs_failed: failures.length, products,
-      inserted: result?.inserted ?? 0, updated: result?.updated ?? 0, unchanged: result?.unchanged ?? 0,
-      pages: result?.pages ?? 0, requests: client.http.requestCount,
-      seconds: Math.round((Date.now() - started) / 10) / 100,
-      errors: failures.map((f) => f.error ?? f.tariffCode),
-    };
+    const errors = failures.map((f) => f.error ?? f.tariffCode);
+    if (result?.interrupted && timeLimit.expired() && !context.signal?.aborted) errors.push(timeLimitMessage(config.maxRunSeconds));
+    const summary = summaryOf(runId, job, status, targets, products, result, client, started, errors);
     await finishRun(warehouse, runId, status, {
       pages: summary.pages, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged,
       requests: summary.requests, tariffsOk: targets.length - failures.length, tariffsFailed: failures.length,
@@ -128,7 +138,27 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     logger.info({ ...summary, errors: undefined }, `ingest ${status}`);
     return summary;
   } finally {
+    timeLimit.dispose();
+    stop.dispose();
     warehouse?.close();
     await client.close();
   }
+}
+
+function timeLimitMessage(seconds: number): string {
+  return `stopped after max_run_seconds (${seconds} s): what was committed is kept; the next run continues from there`;
+}
+
+function summaryOf(
+  runId: number, job: string, status: RunStatus, targets: IngestTarget[], products: number,
+  result: IngestRatesResult | undefined, client: OctopusClient, started: number, errors: string[],
+): IngestSummary {
+  const failed = result?.tariffs.filter((t) => !t.ok).length ?? 0;
+  return {
+    run_id: runId, job, status, tariffs: targets.length, tariffs_failed: failed, products,
+    inserted: result?.inserted ?? 0, updated: result?.updated ?? 0, unchanged: result?.unchanged ?? 0,
+    pages: result?.pages ?? 0, requests: client.http.requestCount,
+    seconds: Math.round((Date.now() - started) / 10) / 100,
+    errors,
+  };
 }

@@ -34,8 +34,11 @@ export function register(program: Command): void {
   command.addHelpText('after', `
 Without --from, each tariff continues from its last stored slot (re-reading a short look-back to
 catch revisions); a tariff never seen starts at the config's default_from (else two years back).
-Exit status: 0 all tariffs stored, 1 a tariff failed (the others are stored), 2 bad usage,
-75 another process is writing the database (nothing written), 130/143 interrupted.
+A run stops after max_run_seconds (config; 1800 by default, 0 = no limit) as on SIGTERM: the
+current write finishes, the run is recorded as interrupted; the next run continues from there.
+Exit status: 0 all tariffs stored, 1 a tariff failed (the others are stored) or the run hit
+max_run_seconds, 2 bad usage, 75 another process is writing the database (nothing written),
+130/143 interrupted.
 Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account needs them).`);
   command.action(action(async (flags: IngestFlags) => {
     const config = configFrom(flags);

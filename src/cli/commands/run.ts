@@ -27,7 +27,8 @@ export function register(program: Command): void {
     .option('--no-follow-ups', 'do not run the reports after a run that stored new rates (also off when schedules.reports is "off")');
   withConfig(withApi(withDb(withFormat(command))));
   command.addHelpText('after', `
-Exit status: 0 done (or nothing to do), 1 the job failed or a tariff failed, 2 bad usage,
+Exit status: 0 done (or nothing to do), 1 the job failed, a tariff failed or the run hit
+max_run_seconds (config, default 1800: it stops as on SIGTERM, what was committed is kept), 2 bad usage,
 75 another process (e.g. the scheduler) holds the database: nothing was written, try later.
 
 crontab (times are Europe/London with CRON_TZ, or on a machine whose clock is UK time; the
