@@ -1,9 +1,10 @@
 // Options and plumbing shared by commands: --db, --base-url, --config, --api-key-file, --format,
-// the logger, and turning SIGINT/SIGTERM into an AbortSignal.
+// the logger, and turning SIGINT/SIGTERM (or the loss of our parent process) into an AbortSignal.
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config/loadConfig.js';
 import { createLogger, type Logger } from '../log/createLogger.js';
 import { FORMATS, resolveFormat, type OutputFormat } from './output.js';
+import { watchParent } from './watchParent.js';
 
 export interface CommonFlags {
   db?: string;
@@ -45,7 +46,9 @@ export function formatOf(flags: CommonFlags): OutputFormat {
   return resolveFormat(flags.format);
 }
 
-/** An AbortSignal fired by the first SIGINT/SIGTERM; a second one exits at once. */
+/** An AbortSignal fired by the first SIGINT/SIGTERM, or when the parent process exits (taken as
+ *  SIGTERM: a wrapper such as npx that died without passing the signal on); a second signal exits
+ *  at once. */
 export function interruptSignal(logger: Logger): { signal: AbortSignal; received: () => NodeJS.Signals | undefined; dispose: () => void } {
   const controller = new AbortController();
   let received: NodeJS.Signals | undefined;
@@ -58,12 +61,20 @@ export function interruptSignal(logger: Logger): { signal: AbortSignal; received
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  const unwatch = watchParent(() => {
+    if (received) return;
+    received = 'SIGTERM';
+    logger.warn({ reason: 'parent process exited' }, 'interrupted: finishing the current write, then stopping');
+    process.stderr.write('tariffs: parent process exited (taken as SIGTERM): finishing the current write, then stopping\n');
+    controller.abort(new Error('interrupted: parent process exited'));
+  });
   return {
     signal: controller.signal,
     received: () => received,
     dispose: () => {
       process.off('SIGINT', onSignal);
       process.off('SIGTERM', onSignal);
+      unwatch();
     },
   };
 }
