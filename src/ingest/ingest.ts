@@ -12,7 +12,9 @@ import { finishRun, startRun, type RunStatus } from '../store/ingestRuns.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { upsertTariffs } from '../store/writeCatalog.js';
 import { localDateOf, localDayBounds, parseUserDateTime } from '../time/index.js';
+import { describeEmptyRates, type EmptyRates } from './emptyRates.js';
 import { ingestRates, type IngestRatesResult, type Progress } from './ingestRates.js';
+import { recordOptionalOutcomes, type MissingResource } from './optionalResources.js';
 import { resolveTargets, type IngestTarget, type TargetRequest } from './resolveTargets.js';
 import { refreshProducts } from './refreshProducts.js';
 
@@ -54,6 +56,10 @@ export interface IngestSummary {
   requests: number;
   seconds: number;
   errors: string[];
+  /** Optional resources this run could not get (each also logged as one warning). */
+  missing_optional: MissingResource[];
+  /** Required rate kinds that came back empty, with a hint where the product's detail has one. */
+  empty: EmptyRates[];
 }
 
 const DAY_MS = 86_400_000;
@@ -91,6 +97,8 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     let products = 0;
     let result: IngestRatesResult | undefined;
     let targets: IngestTarget[] = [];
+    let missing: MissingResource[] = [];
+    let empty: EmptyRates[] = [];
     try {
       if (!request.noProducts) {
         products = (await refreshProducts(client, warehouse, now(), context.signal)).products;
@@ -105,6 +113,15 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
           defaultFrom: defaultFromOf(config, now()), lookbackMs: config.lookbackHours * 3600_000,
           concurrency: config.concurrency, signal: context.signal, progress: context.progress,
         });
+        missing = result.tariffs.flatMap((t) => t.missing);
+        const empties = result.tariffs.filter((t) => t.ok && t.empty.length > 0)
+          .map((t) => ({ target: targets.find((x) => x.tariffCode === t.tariffCode)!, kinds: t.empty }));
+        if (empties.length > 0 && !context.signal?.aborted) {
+          const described = await describeEmptyRates(client, logger, empties, context.signal);
+          empty = described.empty;
+          missing = [...missing, ...described.missing];
+        }
+        await recordOptionalOutcomes(warehouse, runId, now(), result.optionalPresent, missing);
       }
     } catch (error) {
       await finishRun(warehouse, runId, context.signal?.aborted ? 'interrupted' : 'failed',
@@ -119,13 +136,16 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
       pages: result?.pages ?? 0, requests: client.http.requestCount,
       seconds: Math.round((Date.now() - started) / 10) / 100,
       errors: failures.map((f) => f.error ?? f.tariffCode),
+      missing_optional: missing,
+      empty,
     };
     await finishRun(warehouse, runId, status, {
       pages: summary.pages, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged,
       requests: summary.requests, tariffsOk: targets.length - failures.length, tariffsFailed: failures.length,
+      missingOptional: missing, emptyRequired: empty,
     }, now(), summary.errors.length ? summary.errors.join('; ') : undefined);
     await warehouse.checkpoint();
-    logger.info({ ...summary, errors: undefined }, `ingest ${status}`);
+    logger.info({ ...summary, errors: undefined, missing_optional: missing.length || undefined, empty: empty.length || undefined }, `ingest ${status}`);
     return summary;
   } finally {
     warehouse?.close();
