@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { CLI, runCli } from './helpers/runCli.js';
+import { PROFILE } from './helpers/testProfile.js';
 import { ingest, query, ratesFingerprint, tempDir } from './helpers/warehouseTools.js';
 
 const A = 'E-1R-AGILE-18-02-21-A';
@@ -40,7 +41,7 @@ function ingestAndSignal(db: string, afterMs: number, signal: NodeJS.Signals): P
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ profile: PROFILE });
   await ingest(clean, sandbox.baseUrl, { tariffs: [A, J, VAR], from: new Date('2017-01-01T00:00:00Z') });
 });
 afterAll(async () => {
