@@ -80,7 +80,7 @@ describe('tariffs sandbox --profile spec', () => {
 
   it('answers 404 to what the spec does not document', async () => {
     for (const path of [rates('standing-charges'), rates('day-unit-rates'), rates('night-unit-rates'),
-      'products/VAR-17-01-11/gas-tariffs/G-1R-VAR-17-01-11-A/standard-unit-rates/']) {
+      'products/VAR-17-01-11/gas-tariffs/G-1R-VAR-17-01-11-A/standing-charges/']) {
       expect((await getUnthrottled(spec, path)).status, path).toBe(404);
     }
     const graphql = await fetch(new URL('graphql/', spec.baseUrl), { method: 'POST', body: '{}' });

@@ -110,6 +110,7 @@ describe('backfill', () => {
 
 describe('idempotence and incrementality', () => {
   it('a second run inserts and updates nothing, with one request per tariff', async () => {
+    sandbox.resetRequests();
     const summary = await ingest(clean, sandbox.baseUrl, { tariffs: [A, J, VAR], noProducts: true });
     expect(summary).toMatchObject({ status: 'ok', inserted: 0, updated: 0 });
     expect(summary.unchanged).toBeGreaterThan(0); // the look-back re-read
@@ -185,10 +186,20 @@ describe('accounts', () => {
     const db = tmp.file('account.duckdb');
     const result = await runCli(['ingest', '--account', SANDBOX_ACCOUNT, '--db', db, '--base-url', sandbox.baseUrl, '--no-products', '--format', 'json'],
       { env: { TARIFFS_API_KEY: SANDBOX_API_KEY } });
-    if (PROFILE === 'default') expect(result.stderr).toBe('');
-    else expect(result.stderr).toMatch(/optional resource missing: standing_charges/); // a warning, not a failure
     expect(result.stderr).not.toContain(SANDBOX_API_KEY);
-    expect(result.code).toBe(0);
+    if (PROFILE === 'default') {
+      expect(result.stderr).toBe('');
+      expect(result.code).toBe(0);
+    } else {
+      // No day/night rates on a server of only the documented interface: the account's two-register
+      // tariff fails (they are its required rates); the others are stored, with a warning each
+      // about their standing charges (optional).
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/tariffs: E-2R-VAR-22-11-01-A: GET \S+\/(day|night)-unit-rates\/\S*: HTTP 404/);
+      expect(result.stderr).toMatch(/optional resource missing: standing_charges of E-1R-AGILE-18-02-21-A/);
+      const summary = JSON.parse(result.stdout)[0];
+      expect(summary).toMatchObject({ status: 'partial', tariffs_failed: 1 });
+    }
     const rows = await query(db, `SELECT tariff_code, min(valid_from) AS first, max(valid_from) AS last FROM unit_rates
       WHERE tariff_code = '${A}' GROUP BY 1`);
     // the sandbox account's Agile agreement runs 2019-01-01 → 2020-01-01

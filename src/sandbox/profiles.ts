@@ -3,8 +3,8 @@
 // (test/fixtures/spec/platform-rest-interface.md), so that the client can be tested against a
 // server that implements exactly that and nothing more: the products list (paged at 25, with fields
 // the spec does not list on envelopes and records), a product's detail, standard unit rates
-// (`page_size` ignored: 100 a page) and accounts. Standing charges, day/night rates, gas tariffs and
-// GraphQL answer 404; a share of requests is throttled (429, `Retry-After: 1`) and now and then one
+// (`page_size` ignored: 100 a page; gas tariffs' too) and accounts. Standing charges, day/night
+// rates and GraphQL answer 404; a share of requests is throttled (429, `Retry-After: 1`) and now and then one
 // fails with 503, deterministically by request order.
 import { parseFaultSpecs, type FaultSpec } from './faults.js';
 
@@ -36,7 +36,7 @@ export function profileRules(profile: SandboxProfile): ProfileRules {
     productsPageSize: 25,
     ratesPageSize: 100,
     rateEndpoints: new Set(['standard-unit-rates']),
-    fuels: new Set(['electricity']),
+    fuels: new Set(['electricity', 'gas']),
     graphql: false,
     envelopeExtras: { api_version: '1', meta: { deprecated_fields: [] } },
     productExtras: { sort_order: 0, tags: ['undocumented'], marketing_label: null },

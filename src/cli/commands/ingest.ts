@@ -72,7 +72,13 @@ Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account ne
         return sig === 'SIGINT' ? 130 : 143;
       }
       progress?.stop();
-      writeRows([summary as unknown as Record<string, unknown>], format);
+      // JSON keeps every field; a table or CSV cell gets one short line per list.
+      const row = format === 'json' ? summary : {
+        ...summary,
+        missing_optional: summary.missing_optional.map((m) => `${m.resource} of ${m.tariff} (${m.status ?? m.code})`).join('; '),
+        empty: summary.empty.map((e) => `${e.kind} of ${e.tariff}`).join('; '),
+      };
+      writeRows([row as unknown as Record<string, unknown>], format);
       if (interrupt.received()) return interrupt.received() === 'SIGINT' ? 130 : 143;
       if (summary.status !== 'ok') {
         for (const e of summary.errors) process.stderr.write(`tariffs: ${e}\n`);

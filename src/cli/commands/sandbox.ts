@@ -34,8 +34,8 @@ Profiles (--profile):
   default  everything above, as the real API serves it.
   spec     only what the documented interface has: the products list (25 a page, with fields the
            spec does not list on envelopes and records), product detail, standard unit rates
-           (page_size ignored: 100 a page) and accounts. Standing charges, day/night rates, gas
-           tariffs and GraphQL answer 404; requests are throttled now and then (${SPEC_PROFILE_FAULTS.join(', ')}).
+           (page_size ignored: 100 a page) and accounts. Standing charges, day/night rates and
+           GraphQL answer 404; requests are throttled now and then (${SPEC_PROFILE_FAULTS.join(', ')}).
 
 Credentials: API key ${SANDBOX_API_KEY} (HTTP basic user name, empty password,
 or obtainKrakenToken(input: {APIKey: "…"}) for a token), account ${SANDBOX_ACCOUNT}.
