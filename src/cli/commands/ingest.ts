@@ -34,7 +34,11 @@ export function register(program: Command): void {
   command.addHelpText('after', `
 Without --from, each tariff continues from its last stored slot (re-reading a short look-back to
 catch revisions); a tariff never seen starts at the config's default_from (else two years back).
-Exit status: 0 all tariffs stored, 1 a tariff failed (the others are stored), 2 bad usage,
+A tariff needs its unit rates (standard, or day and night for E-2R-…); standing charges are
+optional: when the server lacks them, one warning, the rates are stored, and they are asked for
+again a day later (summary: missing_optional; tariffs status shows them). Rates that come back
+empty are reported in the summary's "empty", with a hint from the product's detail.
+Exit status: 0 all required rates stored, 1 a tariff failed (the others are stored), 2 bad usage,
 75 another process is writing the database (nothing written), 130/143 interrupted.
 Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account needs them).`);
   command.action(action(async (flags: IngestFlags) => {
