@@ -21,7 +21,7 @@ export function register(program: Command): void {
     .option('--out <dir>', 'directory for the reports', DEMO_OUT)
     .addHelpText('after', `
 Starts the sandbox (data/sandbox/: recorded Agile prices 2017-2021 and 2020-2024, 2025/2026 extracts
-around clock changes, variable and day/night rates) on a free port, ingests every tariff it serves
+around clock changes, variable and day/night rates) on a free port, ingests every tariff it serves with unit rates
 from 2017-01-01 into a fresh --db, prints the cheapest 2-hour window of each tariff's latest complete
 local day,
 negative-price statistics and the clock-change days (46 or 50 half-hours), writes the reports
