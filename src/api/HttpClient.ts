@@ -153,7 +153,8 @@ export class HttpClient {
       if (this.now() - started + delay > this.retry.maxTotalMs) {
         throw new RetriesExhaustedError(last, attempt, `time budget of ${Math.round(this.retry.maxTotalMs / 1000)}s`);
       }
-      this.logger.warn(
+      // Throttling (429) is the server's ordinary flow control, not a problem: info, not a warning.
+      this.logger[last.status === 429 ? 'info' : 'warn'](
         { method, url: shownUrl, attempt, status: last.status, reason: last.code, delay_ms: delay },
         `retrying ${method} after ${last.code}${last.status ? ` ${last.status}` : ''}`,
       );

@@ -15,7 +15,9 @@ import { finishRun, startRun, type RunStatus } from '../store/ingestRuns.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { upsertTariffs } from '../store/writeCatalog.js';
 import { localDateOf, localDayBounds, parseUserDateTime } from '../time/index.js';
+import { describeEmptyRates, type EmptyRates } from './emptyRates.js';
 import { ingestRates, type IngestRatesResult, type Progress } from './ingestRates.js';
+import { recordOptionalOutcomes, type MissingResource } from './optionalResources.js';
 import { resolveTargets, type IngestTarget, type TargetRequest } from './resolveTargets.js';
 import { refreshProducts } from './refreshProducts.js';
 
@@ -57,6 +59,10 @@ export interface IngestSummary {
   requests: number;
   seconds: number;
   errors: string[];
+  /** Optional resources this run could not get (each also logged as one warning). */
+  missing_optional: MissingResource[];
+  /** Required rate kinds that came back empty, with a hint where the product's detail has one. */
+  empty: EmptyRates[];
 }
 
 const DAY_MS = 86_400_000;
@@ -98,6 +104,8 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     let products = 0;
     let result: IngestRatesResult | undefined;
     let targets: IngestTarget[] = [];
+    let missing: MissingResource[] = [];
+    let empty: EmptyRates[] = [];
     try {
       if (!request.noProducts) {
         products = (await refreshProducts(client, warehouse, now(), signal)).products;
@@ -112,6 +120,15 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
           defaultFrom: defaultFromOf(config, now()), lookbackMs: config.lookbackHours * 3600_000,
           concurrency: config.concurrency, signal, progress: context.progress,
         });
+        missing = result.tariffs.flatMap((t) => t.missing);
+        const empties = result.tariffs.filter((t) => t.ok && t.empty.length > 0)
+          .map((t) => ({ target: targets.find((x) => x.tariffCode === t.tariffCode)!, kinds: t.empty }));
+        if (empties.length > 0 && !signal.aborted) {
+          const described = await describeEmptyRates(client, logger, empties, signal);
+          empty = described.empty;
+          missing = [...missing, ...described.missing];
+        }
+        await recordOptionalOutcomes(warehouse, runId, now(), result.optionalPresent, missing);
       }
     } catch (error) {
       const timedOut = timeLimit.expired() && !context.signal?.aborted;
@@ -120,8 +137,8 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
         { requests: client.http.requestCount }, now(), message).catch(() => undefined);
       if (!timedOut) throw error;
       // Stopped by the time limit before any rates: recorded; the caller gets a summary, not a throw.
-      result = { inserted: 0, updated: 0, unchanged: 0, pages: 0, requests: 0, tariffs: [], interrupted: true };
-      const summary = summaryOf(runId, job, 'interrupted', targets, products, result, client, started, [message]);
+      result = { inserted: 0, updated: 0, unchanged: 0, pages: 0, requests: 0, tariffs: [], interrupted: true, optionalPresent: [] };
+      const summary = summaryOf(runId, job, 'interrupted', targets, products, result, client, started, [message], missing, empty);
       logger.warn({ ...summary, errors: undefined }, 'ingest interrupted');
       return summary;
     }
@@ -129,13 +146,14 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     const status: RunStatus = result?.interrupted ? 'interrupted' : failures.length > 0 ? 'partial' : 'ok';
     const errors = failures.map((f) => f.error ?? f.tariffCode);
     if (result?.interrupted && timeLimit.expired() && !context.signal?.aborted) errors.push(timeLimitMessage(config.maxRunSeconds));
-    const summary = summaryOf(runId, job, status, targets, products, result, client, started, errors);
+    const summary = summaryOf(runId, job, status, targets, products, result, client, started, errors, missing, empty);
     await finishRun(warehouse, runId, status, {
       pages: summary.pages, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged,
       requests: summary.requests, tariffsOk: targets.length - failures.length, tariffsFailed: failures.length,
+      missingOptional: missing, emptyRequired: empty,
     }, now(), summary.errors.length ? summary.errors.join('; ') : undefined);
     await warehouse.checkpoint();
-    logger.info({ ...summary, errors: undefined }, `ingest ${status}`);
+    logger.info({ ...summary, errors: undefined, missing_optional: missing.length || undefined, empty: empty.length || undefined }, `ingest ${status}`);
     return summary;
   } finally {
     timeLimit.dispose();
@@ -152,6 +170,7 @@ function timeLimitMessage(seconds: number): string {
 function summaryOf(
   runId: number, job: string, status: RunStatus, targets: IngestTarget[], products: number,
   result: IngestRatesResult | undefined, client: OctopusClient, started: number, errors: string[],
+  missing: MissingResource[], empty: EmptyRates[],
 ): IngestSummary {
   const failed = result?.tariffs.filter((t) => !t.ok).length ?? 0;
   return {
@@ -160,5 +179,7 @@ function summaryOf(
     pages: result?.pages ?? 0, requests: client.http.requestCount,
     seconds: Math.round((Date.now() - started) / 10) / 100,
     errors,
+    missing_optional: missing,
+    empty,
   };
 }

@@ -5,7 +5,8 @@
 // cut into chunks of whole pages over the range it really covers, fetched by a bounded pool of
 // workers and committed oldest first, one transaction per chunk with the tariff's cursor, the
 // probe's page last. A run killed at any moment resumes without gaps; a tariff that fails stops
-// at its last good chunk while the others carry on.
+// at its last good chunk while the others carry on. A failed optional resource (standing charges)
+// is a warning that costs the tariff nothing (src/ingest/optionalResources.ts).
 import type { Logger } from 'pino';
 import type { OctopusClient } from '../api/OctopusClient.js';
 import type { Page } from '../api/paginate.js';
@@ -15,6 +16,9 @@ import { RateColumns } from '../store/RateColumns.js';
 import { prepareStaging, writeRateBatch, writeRateBatches, type RateKind, type WriteCounts } from '../store/writeRates.js';
 import type { IngestTarget } from './resolveTargets.js';
 import { HALF_HOUR_MS } from '../time/index.js';
+import {
+  missingFrom, optionalResourceOf, recentlyMissing, resourceKey, warnMissing, type MissingResource, type OptionalResource,
+} from './optionalResources.js';
 
 /** 6 pages of 1500 half-hours: a full chunk of a half-hourly tariff is exactly 6 requests —
  *  small enough to spread a few tariffs over the workers, large enough to keep commits few. */
@@ -58,6 +62,10 @@ export interface TariffOutcome extends WriteCounts {
   errorCode?: string;
   pages: number;
   chunks: number;
+  /** Optional resources this run could not get for the tariff. */
+  missing: MissingResource[];
+  /** Required rate kinds whose window came back empty (`count: 0`). */
+  empty: RateKind[];
 }
 
 export interface IngestRatesResult extends WriteCounts {
@@ -65,6 +73,8 @@ export interface IngestRatesResult extends WriteCounts {
   requests: number;
   tariffs: TariffOutcome[];
   interrupted: boolean;
+  /** Optional resources asked for and stored (for optional_resources). */
+  optionalPresent: { tariff: string; resource: OptionalResource }[];
 }
 
 interface Stream {
@@ -101,14 +111,30 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   const requestsBefore = client.http.requestCount;
   await prepareStaging(warehouse);
   const outcomes = new Map<string, TariffOutcome>(targets.map((t) => [t.tariffCode, {
-    tariffCode: t.tariffCode, ok: true, inserted: 0, updated: 0, unchanged: 0, pages: 0, chunks: 0,
+    tariffCode: t.tariffCode, ok: true, inserted: 0, updated: 0, unchanged: 0, pages: 0, chunks: 0, missing: [], empty: [],
   }]));
   const outcomeOf = (chunk: { target: IngestTarget }) => outcomes.get(chunk.target.tariffCode)!;
   const chunkMs = (options.chunkSlots ?? DEFAULT_CHUNK_SLOTS) * HALF_HOUR_MS;
   const failed = new Set<string>();
-  const stopped = (target: IngestTarget) => failed.has(target.tariffCode) || options.signal?.aborted === true;
+  /** Optional streams given up on (tariff|resource): the tariff's other streams carry on. */
+  const skipped = new Set<string>();
+  const stopped = ({ target, kind }: { target: IngestTarget; kind: RateKind }) => {
+    const optional = optionalResourceOf(kind);
+    return failed.has(target.tariffCode) || options.signal?.aborted === true
+      || (optional !== undefined && skipped.has(resourceKey(target.tariffCode, optional)));
+  };
   const fail = (target: IngestTarget, kind: RateKind, error: unknown) => {
     const outcome = outcomes.get(target.tariffCode)!;
+    const optional = optionalResourceOf(kind);
+    if (optional !== undefined) {
+      const key = resourceKey(target.tariffCode, optional);
+      if (skipped.has(key)) return;
+      skipped.add(key);
+      const missing = missingFrom(target.tariffCode, optional, error);
+      outcome.missing.push(missing);
+      warnMissing(logger, missing, error);
+      return;
+    }
     failed.add(target.tariffCode);
     outcome.ok = false;
     outcome.error ??= `${target.tariffCode}: ${(error as Error).message}`;
@@ -143,7 +169,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
         rows += pending[take]!.rates.length;
         if (rows > MAX_GROUP_ROWS) break;
       }
-      const group = pending.splice(0, take).filter((item) => !stopped(item.chunk.target));
+      const group = pending.splice(0, take).filter((item) => !stopped(item.chunk));
       notifySpace();
       if (group.length === 0) continue;
       const started = performance.now();
@@ -155,7 +181,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
           fail(group[0]!.chunk.target, group[0]!.chunk.kind, groupError);
         } else {
           for (const item of group) {
-            if (stopped(item.chunk.target)) continue;
+            if (stopped(item.chunk)) continue;
             try {
               record(item.chunk, await writeRateBatch(warehouse, batchOf(item)));
             } catch (error) {
@@ -188,11 +214,12 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     while (pending.length + held >= MAX_QUEUED) await new Promise<void>((resolve) => spaceWaiters.push(resolve));
   };
 
-  const queue: WorkItem[] = (await planStreams(options, now())).map((stream) => ({ type: 'probe', stream }));
+  const streams = await planStreams(options, now());
+  const queue: WorkItem[] = streams.map((stream) => ({ type: 'probe', stream }));
   const tails: Promise<void>[] = [];
 
   const probe = async (stream: Stream): Promise<void> => {
-    if (stopped(stream.target)) return;
+    if (stopped(stream)) return;
     const outcome = outcomes.get(stream.target.tariffCode)!;
     let first: Page<UnitRate> | undefined;
     const pages = ratePages(client, stream, stream.from, stream.to, options.signal);
@@ -214,6 +241,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
       if (!isAbort(error, options.signal)) fail(stream.target, stream.kind, error);
       return;
     }
+    if (first?.count === 0 && optionalResourceOf(stream.kind) === undefined) outcome.empty.push(stream.kind);
     const oldest = rates.startRange()?.earliest;
     const spans = first && oldest !== undefined && rates.length < first.count
       ? splitWindow(stream.from, new Date(oldest), chunkMs, now())
@@ -224,7 +252,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     wake();
     // The probe's page holds the newest rates: written after every older chunk.
     tails.push(newest.previous.then(() => {
-      if (!stopped(stream.target)) write(newest, rates);
+      if (!stopped(stream)) write(newest, rates);
       newest.enqueued();
     }));
   };
@@ -234,7 +262,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   const fetchAndWrite = async (chunk: Chunk): Promise<void> => {
     let rates: RateColumns;
     try {
-      if (stopped(chunk.target)) return chunk.enqueued();
+      if (stopped(chunk)) return chunk.enqueued();
       rates = await fetchAll(client, chunk, options, outcomeOf(chunk));
     } catch (error) {
       if (!isAbort(error, options.signal)) fail(chunk.target, chunk.kind, error);
@@ -243,7 +271,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     held++;
     tails.push(chunk.previous.then(() => {
       held--;
-      if (!stopped(chunk.target)) write(chunk, rates);
+      if (!stopped(chunk)) write(chunk, rates);
       chunk.enqueued();
       notifySpace();
     }));
@@ -290,7 +318,12 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
       logger.info({ tariff: t.tariffCode, inserted: t.inserted, updated: t.updated, unchanged: t.unchanged, pages: t.pages }, 'tariff done');
     }
   }
+  const optionalPresent = streams.flatMap((stream) => {
+    const resource = optionalResourceOf(stream.kind);
+    return resource === undefined || stopped(stream) ? [] : [{ tariff: stream.target.tariffCode, resource }];
+  });
   return {
+    optionalPresent,
     inserted: sum(tariffs, 'inserted'), updated: sum(tariffs, 'updated'), unchanged: sum(tariffs, 'unchanged'),
     pages: sum(tariffs, 'pages'), requests: client.http.requestCount - requestsBefore, tariffs,
     interrupted: options.signal?.aborted === true,
@@ -343,6 +376,7 @@ async function planStreams(options: IngestRatesOptions, now: Date): Promise<Stre
     cursors.set(`${row.tariff_code}|${row.rate_kind}`, row as unknown as Cursor);
   }
   const maxAge = options.standingChargeMaxAgeMs ?? 24 * 3600_000;
+  const missing = await recentlyMissing(options.warehouse, now, maxAge);
   const streams: Stream[] = [];
   for (const target of options.targets) {
     for (const kind of target.kinds) {
@@ -350,6 +384,9 @@ async function planStreams(options: IngestRatesOptions, now: Date): Promise<Stre
       // Standing charges change rarely: refreshed at most once per maxAge by incremental runs.
       if (kind === 'standing_charge' && options.from === undefined && cursor
         && now.getTime() - Date.parse(cursor.updated_at) < maxAge) continue;
+      // An optional resource found missing is asked for again at the same interval, not every run.
+      const optional = optionalResourceOf(kind);
+      if (optional !== undefined && missing.has(resourceKey(target.tariffCode, optional))) continue;
       // An agreement's tariff starts with its agreement, not at the default start.
       let from = options.from
         ?? (cursor ? resumeFrom(cursor, options.lookbackMs) : target.period?.from ?? options.defaultFrom);

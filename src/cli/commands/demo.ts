@@ -22,9 +22,8 @@ export function register(program: Command): void {
     .addHelpText('after', `
 Starts the sandbox (data/sandbox/: recorded Agile prices 2017-2021 and 2020-2024, 2025/2026 extracts
 around clock changes, variable and day/night rates) on a free port, ingests every tariff it serves
-from 2017-01-01 into a fresh --db, prints the cheapest 2-hour window of each tariff's latest complete
-local day,
-negative-price statistics and the clock-change days (46 or 50 half-hours), writes the reports
+with unit rates from 2017-01-01 into a fresh --db, prints the cheapest 2-hour window of each
+tariff's latest complete local day, negative-price statistics and the clock-change days (46 or 50 half-hours), writes the reports
 (csv, parquet, ${HTML_FILE}) to --out, and stops the sandbox. No network needed.
 --db is rebuilt from scratch each run; a file there that an earlier demo did not write is never
 replaced (exit 2). Paths are relative to the current directory.`)

@@ -25,7 +25,9 @@ export function register(program: Command): void {
 Tracked tariffs come from the --config file (tariffs, products in their regions, and for accounts
 every tariff fetched so far); without one, every tariff with stored rates. JSON output is one
 object: {"now", "tariffs": [...], "jobs": [...]}. gaps_7d counts missing half-hours between the
-first and the last stored slot of the last 7 local days. Exit 75 if a job held the database
+first and the last stored slot of the last 7 local days. missing_optional lists the optional
+resources (standing charges, product detail) that the latest attempt could not get, with the HTTP
+status; they are asked for again once a day. Exit 75 if a job held the database
 for longer than --busy-timeout.`);
   command.action(action(async (flags: StatusFlags) => {
     const config = configFrom(flags);
@@ -44,7 +46,10 @@ for longer than --busy-timeout.`);
       process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
       return;
     }
-    const tariffs = status.tariffs as unknown as Record<string, unknown>[];
+    // A table or CSV cell holds text: "standing_charges (404)".
+    const tariffs = status.tariffs.map((t) => ({
+      ...t, missing_optional: t.missing_optional.map((m) => `${m.resource} (${m.status ?? 'failed'})`).join(', '),
+    })) as unknown as Record<string, unknown>[];
     const jobs = status.jobs as unknown as Record<string, unknown>[];
     if (format === 'csv') {
       // Two tables do not make one CSV: the tariffs, then a blank line, then the jobs.
