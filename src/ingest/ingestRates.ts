@@ -4,8 +4,8 @@
 // its first page holds the newest rates and says how many there are. Older data, if any, is then
 // cut into chunks of whole pages over the range it really covers, fetched by a bounded pool of
 // workers and committed oldest first, one transaction per chunk with the tariff's cursor, the
-// probe's page last. A run killed at any moment resumes without gaps; a tariff that fails stops
-// at its last good chunk while the others carry on. A failed optional resource (standing charges)
+// probe's page last. A run killed at any moment resumes without gaps; a tariff that fails keeps every chunk before the failing one and stops fetching
+// at once (src/ingest/ChunkGate.ts) while the others carry on. A failed optional resource (standing charges)
 // is a warning that costs the tariff nothing (src/ingest/optionalResources.ts).
 import type { Logger } from 'pino';
 import type { OctopusClient } from '../api/OctopusClient.js';
@@ -16,6 +16,7 @@ import { RateColumns } from '../store/RateColumns.js';
 import { prepareStaging, writeRateBatch, writeRateBatches, type RateKind, type WriteCounts } from '../store/writeRates.js';
 import type { IngestTarget } from './resolveTargets.js';
 import { HALF_HOUR_MS } from '../time/index.js';
+import { ChunkGate, PROBE_INDEX } from './ChunkGate.js';
 import {
   missingFrom, optionalResourceOf, recentlyMissing, resourceKey, warnMissing, type MissingResource, type OptionalResource,
 } from './optionalResources.js';
@@ -87,6 +88,8 @@ interface Stream {
 /** A window of one stream, fetched (or, for a probe's page, already fetched) and written. */
 interface Chunk {
   stream: Stream;
+  /** Position in its stream, oldest first; the probe's page is the last. */
+  index: number;
   target: IngestTarget;
   kind: RateKind;
   from: Date;
@@ -123,24 +126,31 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     return failed.has(target.tariffCode) || options.signal?.aborted === true
       || (optional !== undefined && skipped.has(resourceKey(target.tariffCode, optional)));
   };
-  const fail = (target: IngestTarget, kind: RateKind, error: unknown) => {
+  const gate = new ChunkGate<Stream>(stopped);
+  /** Chunk `index` of `stream` failed (a probe: index 0). */
+  const fail = (stream: Stream, index: number, error: unknown) => {
+    const { target, kind } = stream;
     const outcome = outcomes.get(target.tariffCode)!;
     const optional = optionalResourceOf(kind);
     if (optional !== undefined) {
       const key = resourceKey(target.tariffCode, optional);
-      if (skipped.has(key)) return;
-      skipped.add(key);
-      const missing = missingFrom(target.tariffCode, optional, error);
-      outcome.missing.push(missing);
-      warnMissing(logger, missing, error);
-      return;
+      if (!skipped.has(key)) {
+        skipped.add(key);
+        const missing = missingFrom(target.tariffCode, optional, error);
+        outcome.missing.push(missing);
+        warnMissing(logger, missing, error);
+      }
+    } else {
+      if (!failed.has(target.tariffCode)) logger.error({ tariff: target.tariffCode, kind, chunk: index, err: summarise(error) }, 'tariff failed');
+      failed.add(target.tariffCode);
+      outcome.ok = false;
+      outcome.error ??= `${target.tariffCode}: ${(error as Error).message}`;
+      outcome.errorCode ??= (error as { code?: string }).code;
     }
-    failed.add(target.tariffCode);
-    outcome.ok = false;
-    outcome.error ??= `${target.tariffCode}: ${(error as Error).message}`;
-    outcome.errorCode ??= (error as { code?: string }).code;
-    logger.error({ tariff: target.tariffCode, kind, err: summarise(error) }, 'tariff failed');
+    gate.failed(stream, index);
   };
+  /** Written only if the run goes on and every earlier chunk of its stream was written. */
+  const writable = (chunk: Chunk) => options.signal?.aborted !== true && gate.mayWrite(chunk.stream, chunk.index);
 
   // One connection writes, in the order batches are queued. A chunk is queued only once the
   // previous chunk of its stream is queued, so each stream commits in order. The writer takes
@@ -169,7 +179,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
         rows += pending[take]!.rates.length;
         if (rows > MAX_GROUP_ROWS) break;
       }
-      const group = pending.splice(0, take).filter((item) => !stopped(item.chunk));
+      const group = pending.splice(0, take).filter((item) => writable(item.chunk));
       notifySpace();
       if (group.length === 0) continue;
       const started = performance.now();
@@ -178,14 +188,14 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
         group.forEach((item, i) => record(item.chunk, counts[i]!));
       } catch (groupError) {
         if (group.length === 1) {
-          fail(group[0]!.chunk.target, group[0]!.chunk.kind, groupError);
+          fail(group[0]!.chunk.stream, group[0]!.chunk.index, groupError);
         } else {
           for (const item of group) {
-            if (stopped(item.chunk)) continue;
+            if (!writable(item.chunk)) continue;
             try {
               record(item.chunk, await writeRateBatch(warehouse, batchOf(item)));
             } catch (error) {
-              fail(item.chunk.target, item.chunk.kind, error);
+              fail(item.chunk.stream, item.chunk.index, error);
             }
           }
         }
@@ -219,10 +229,11 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   const tails: Promise<void>[] = [];
 
   const probe = async (stream: Stream): Promise<void> => {
-    if (stopped(stream)) return;
+    if (options.signal?.aborted || !gate.mayFetch(stream, PROBE_INDEX)) return;
     const outcome = outcomes.get(stream.target.tariffCode)!;
     let first: Page<UnitRate> | undefined;
-    const pages = ratePages(client, stream, stream.from, stream.to, options.signal);
+    const fetch = gate.track(stream, PROBE_INDEX, options.signal);
+    const pages = ratePages(client, stream, stream.from, stream.to, fetch.signal);
     const rates = new RateColumns();
     try {
       for await (const page of pages) {
@@ -238,8 +249,10 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
         }
       }
     } catch (error) {
-      if (!isAbort(error, options.signal)) fail(stream.target, stream.kind, error);
+      if (!isAbort(error, options.signal) && gate.mayFetch(stream, PROBE_INDEX)) fail(stream, 0, error);
       return;
+    } finally {
+      fetch.done();
     }
     if (first?.count === 0 && optionalResourceOf(stream.kind) === undefined) outcome.empty.push(stream.kind);
     const oldest = rates.startRange()?.earliest;
@@ -252,7 +265,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     wake();
     // The probe's page holds the newest rates: written after every older chunk.
     tails.push(newest.previous.then(() => {
-      if (!stopped(stream)) write(newest, rates);
+      if (writable(newest)) write(newest, rates);
       newest.enqueued();
     }));
   };
@@ -261,17 +274,25 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   // worker goes on to the next item); `held` counts those still waiting for a predecessor.
   const fetchAndWrite = async (chunk: Chunk): Promise<void> => {
     let rates: RateColumns;
-    try {
-      if (stopped(chunk)) return chunk.enqueued();
-      rates = await fetchAll(client, chunk, options, outcomeOf(chunk));
-    } catch (error) {
-      if (!isAbort(error, options.signal)) fail(chunk.target, chunk.kind, error);
+    if (options.signal?.aborted || !gate.mayFetch(chunk.stream, chunk.index)) {
+      gate.cut(chunk.stream, chunk.index);
       return chunk.enqueued();
+    }
+    const fetch = gate.track(chunk.stream, chunk.index, options.signal);
+    try {
+      rates = await fetchAll(client, chunk, fetch.signal, options, outcomeOf(chunk));
+    } catch (error) {
+      // stopped by the run or by its tariff's failure elsewhere: not a failure of its own
+      if (isAbort(error, options.signal) || !gate.mayFetch(chunk.stream, chunk.index)) gate.cut(chunk.stream, chunk.index);
+      else fail(chunk.stream, chunk.index, error);
+      return chunk.enqueued();
+    } finally {
+      fetch.done();
     }
     held++;
     tails.push(chunk.previous.then(() => {
       held--;
-      if (!stopped(chunk)) write(chunk, rates);
+      if (writable(chunk)) write(chunk, rates);
       chunk.enqueued();
       notifySpace();
     }));
@@ -338,9 +359,11 @@ function ratePages(client: OctopusClient, stream: Stream, from: Date, to: Date |
     : client.electricityRates(target.productCode, target.tariffCode, endpointOf(kind), period, { signal });
 }
 
-async function fetchAll(client: OctopusClient, chunk: Chunk, options: IngestRatesOptions, outcome: TariffOutcome): Promise<RateColumns> {
+async function fetchAll(
+  client: OctopusClient, chunk: Chunk, signal: AbortSignal, options: IngestRatesOptions, outcome: TariffOutcome,
+): Promise<RateColumns> {
   const rates = new RateColumns();
-  for await (const page of ratePages(client, chunk.stream, chunk.from, chunk.to, options.signal)) {
+  for await (const page of ratePages(client, chunk.stream, chunk.from, chunk.to, signal)) {
     rates.pushAll(page.records);
     outcome.pages++;
     options.progress?.advance(page.records.length);
@@ -351,10 +374,10 @@ async function fetchAll(client: OctopusClient, chunk: Chunk, options: IngestRate
 /** Chunks over consecutive spans of a stream, each queued for writing after the one before. */
 function chainChunks(stream: Stream, spans: { from: Date; to: Date | undefined }[]): Chunk[] {
   let previous: Promise<void> = Promise.resolve();
-  return spans.map((span) => {
+  return spans.map((span, index) => {
     let enqueued!: () => void;
     const done = new Promise<void>((resolve) => (enqueued = resolve));
-    const chunk: Chunk = { stream, target: stream.target, kind: stream.kind, from: span.from, to: span.to, previous, enqueued, done };
+    const chunk: Chunk = { stream, index, target: stream.target, kind: stream.kind, from: span.from, to: span.to, previous, enqueued, done };
     previous = done;
     return chunk;
   });
