@@ -4,7 +4,9 @@
 // its first page holds the newest rates and says how many there are. Older data, if any, is then
 // cut into chunks of whole pages over the range it really covers, fetched by a bounded pool of
 // workers and committed oldest first, one transaction per chunk with the tariff's cursor, the
-// probe's page last. A run killed at any moment resumes without gaps; a tariff that fails keeps every chunk before the failing one and stops fetching
+// probe's page last. The oldest chunk is a single page, committed as soon as it arrives, so that
+// even a run cut short within seconds moves the cursor. A run killed at any moment resumes
+// without gaps; a tariff that fails keeps every chunk before the failing one and stops fetching
 // at once (src/ingest/ChunkGate.ts) while the others carry on. A failed optional resource (standing charges)
 // is a warning that costs the tariff nothing (src/ingest/optionalResources.ts).
 import type { Logger } from 'pino';
@@ -24,6 +26,9 @@ import {
 /** 6 pages of 1500 half-hours: a full chunk of a half-hourly tariff is exactly 6 requests —
  *  small enough to spread a few tariffs over the workers, large enough to keep commits few. */
 export const DEFAULT_CHUNK_SLOTS = 9_000;
+/** The oldest chunk of a backfill is one page: its commit comes after two requests (the probe
+ *  and itself), so a run stopped early still moves the cursor, and the next one goes on from there. */
+export const FIRST_CHUNK_SLOTS = 1_500;
 /** Fetched chunks not yet written, at most (bounds memory: a chunk is a few number columns). */
 const MAX_QUEUED = 8;
 /** Rates committed in one transaction, at most (unless a single batch is larger). */
@@ -200,7 +205,10 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
           }
         }
       }
-      logger.debug({ batches: group.length, rows: group.reduce((n, item) => n + item.rates.length, 0), ms: Math.round(performance.now() - started) }, 'batches written');
+      logger.debug({
+        batches: group.length, rows: group.reduce((n, item) => n + item.rates.length, 0), ms: Math.round(performance.now() - started),
+        kinds: [...new Set(group.map((item) => item.chunk.kind))],
+      }, 'batches written');
     }
   };
   const startWriter = (): void => {
@@ -257,7 +265,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     if (first?.count === 0 && optionalResourceOf(stream.kind) === undefined) outcome.empty.push(stream.kind);
     const oldest = rates.startRange()?.earliest;
     const spans = first && oldest !== undefined && rates.length < first.count
-      ? splitWindow(stream.from, new Date(oldest), chunkMs, now())
+      ? splitWindow(stream.from, new Date(oldest), chunkMs, now(), FIRST_CHUNK_SLOTS * HALF_HOUR_MS)
       : [];
     const chunks = chainChunks(stream, [...spans, { from: spans.length ? new Date(oldest!) : stream.from, to: stream.to }]);
     const newest = chunks.pop()!;
@@ -433,13 +441,16 @@ function resumeFrom(cursor: Cursor, lookbackMs: number): Date {
   return new Date(Math.min(until, last) - lookbackMs);
 }
 
-/** [from, to) in chunks of chunkMs; without `to` the last chunk is open-ended and starts before now. */
-export function splitWindow(from: Date, to: Date | undefined, chunkMs: number, now: Date): { from: Date; to: Date | undefined }[] {
+/** [from, to) in chunks of chunkMs (the first one firstMs, if shorter); without `to` the last
+ *  chunk is open-ended and starts before now. */
+export function splitWindow(
+  from: Date, to: Date | undefined, chunkMs: number, now: Date, firstMs = chunkMs,
+): { from: Date; to: Date | undefined }[] {
   const spans: { from: Date; to: Date | undefined }[] = [];
   let start = from.getTime();
   for (;;) {
     if (to !== undefined && start >= to.getTime()) break;
-    const end = start + chunkMs;
+    const end = start + (spans.length === 0 ? Math.min(firstMs, chunkMs) : chunkMs);
     if (to !== undefined && end >= to.getTime()) {
       spans.push({ from: new Date(start), to });
       break;
