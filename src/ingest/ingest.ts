@@ -12,6 +12,7 @@ import type { Config } from '../config/loadConfig.js';
 import { anySignal, deadlineSignal } from '../abortSignals.js';
 import { UsageError } from '../errors.js';
 import { finishRun, startRun, type RunStatus } from '../store/ingestRuns.js';
+import { STORAGE_CODES, StorageError } from '../store/StorageError.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { upsertTariffs } from '../store/writeCatalog.js';
 import { localDateOf, localDayBounds, parseUserDateTime } from '../time/index.js';
@@ -133,32 +134,47 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     } catch (error) {
       const timedOut = timeLimit.expired() && !context.signal?.aborted;
       const message = timedOut ? timeLimitMessage(config.maxRunSeconds) : (error as Error).message;
-      await finishRun(warehouse, runId, signal.aborted ? 'interrupted' : 'failed',
-        { requests: client.http.requestCount }, now(), message).catch(() => undefined);
-      if (!timedOut) throw error;
-      // Stopped by the time limit before any rates: recorded; the caller gets a summary, not a throw.
-      result = { inserted: 0, updated: 0, unchanged: 0, pages: 0, requests: 0, tariffs: [], interrupted: true, optionalPresent: [] };
-      const summary = summaryOf(runId, job, 'interrupted', targets, products, result, client, started, [message], missing, empty);
-      logger.warn({ ...summary, errors: undefined }, 'ingest interrupted');
+      const runStatus: RunStatus = timedOut ? 'interrupted' : signal.aborted ? 'interrupted' : 'failed';
+      await finishRun(warehouse, runId, runStatus, { requests: client.http.requestCount }, now(), message).catch(() => undefined);
+      if (!timedOut && !(error instanceof StorageError)) throw error;
+      // Stopped by the time limit, or the file or disk failed: recorded if it still can be; the
+      // caller gets a summary (printed even so), not a throw.
+      const summary = summaryOf(runId, job, runStatus, targets, products, undefined, client, started, [message], missing, empty);
+      logger.warn({ ...summary, errors: undefined }, `ingest ${runStatus}`);
       return summary;
     }
     const failures = result?.tariffs.filter((t) => !t.ok) ?? [];
-    const status: RunStatus = result?.interrupted ? 'interrupted' : failures.length > 0 ? 'partial' : 'ok';
+    // a failure of the file or the disk is the run's, not one tariff's
+    const storageFailed = failures.some((f) => STORAGE_CODES.has(f.errorCode ?? ''));
+    const status: RunStatus = result?.interrupted ? 'interrupted' : storageFailed ? 'failed' : failures.length > 0 ? 'partial' : 'ok';
     const errors = failures.map((f) => f.error ?? f.tariffCode);
     if (result?.interrupted && timeLimit.expired() && !context.signal?.aborted) errors.push(timeLimitMessage(config.maxRunSeconds));
     const summary = summaryOf(runId, job, status, targets, products, result, client, started, errors, missing, empty);
-    await finishRun(warehouse, runId, status, {
-      pages: summary.pages, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged,
-      requests: summary.requests, tariffsOk: targets.length - failures.length, tariffsFailed: failures.length,
-      missingOptional: missing, emptyRequired: empty,
-    }, now(), summary.errors.length ? summary.errors.join('; ') : undefined);
-    await warehouse.checkpoint();
+    try {
+      await finishRun(warehouse, runId, status, {
+        pages: summary.pages, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged,
+        requests: summary.requests, tariffsOk: targets.length - failures.length, tariffsFailed: failures.length,
+        missingOptional: missing, emptyRequired: empty,
+      }, now(), summary.errors.length ? summary.errors.join('; ') : undefined);
+      await warehouse.checkpoint();
+    } catch (error) {
+      if (!(error instanceof StorageError)) throw error;
+      // e.g. a full disk at the final CHECKPOINT: what was committed is in the WAL, replayed on
+      // the next open; the summary still says what happened
+      const failed = { ...summary, status: 'failed' as const, errors: [...summary.errors, error.message] };
+      logger.error({ ...failed, errors: undefined, err: { code: error.code, message: error.message } }, 'ingest failed');
+      return failed;
+    }
     logger.info({ ...summary, errors: undefined, missing_optional: missing.length || undefined, empty: empty.length || undefined }, `ingest ${status}`);
     return summary;
   } finally {
     timeLimit.dispose();
     stop.dispose();
-    warehouse?.close();
+    try {
+      warehouse?.close();
+    } catch {
+      // a database DuckDB has invalidated may refuse to close cleanly; the process ends anyway
+    }
     await client.close();
   }
 }

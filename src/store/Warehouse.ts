@@ -9,6 +9,7 @@ import { DatabaseBusyError, TariffsError } from '../errors.js';
 import { silentLogger } from '../log/createLogger.js';
 import { sqlDir } from '../paths.js';
 import { rowsToJs, type JsRow } from './rowsToJs.js';
+import { asStorageError } from './StorageError.js';
 
 export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
 
@@ -63,17 +64,26 @@ export class Warehouse {
       if (options.memoryLimit) await connection.run(`SET memory_limit = '${memoryLimitValue(options.memoryLimit)}'`);
     } catch (error) {
       warehouse.close();
-      throw error;
+      throw asStorageError(file, error);
     }
     return warehouse;
   }
 
   async run(sql: string, params?: Params): Promise<void> {
-    await this.connection.run(sql, referenced(sql, params));
+    await this.guard(this.connection.run(sql, referenced(sql, params)));
   }
 
   async reader(sql: string, params?: Params): Promise<DuckDBResultReader> {
-    return this.connection.runAndReadAll(sql, referenced(sql, params));
+    return this.guard(this.connection.runAndReadAll(sql, referenced(sql, params)));
+  }
+
+  /** A damaged file or a full disk is reported naming the file and what to do. */
+  private async guard<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      throw asStorageError(this.file, error);
+    }
   }
 
   /** Rows as plain objects: instants as ISO `...Z` strings, numbers (counts too) as numbers. */
@@ -87,10 +97,10 @@ export class Warehouse {
 
   /** Runs `fn` inside BEGIN … COMMIT; any error rolls everything back. */
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
-    await this.connection.run('BEGIN TRANSACTION');
+    await this.run('BEGIN TRANSACTION');
     try {
       const result = await fn();
-      await this.connection.run('COMMIT');
+      await this.run('COMMIT');
       return result;
     } catch (error) {
       await this.connection.run('ROLLBACK').catch(() => undefined);
@@ -99,7 +109,7 @@ export class Warehouse {
   }
 
   async checkpoint(): Promise<void> {
-    await this.connection.run('CHECKPOINT');
+    await this.run('CHECKPOINT');
   }
 
   close(): void {
@@ -186,6 +196,8 @@ async function openInstance(path: string, readOnly: boolean, busyTimeoutMs: numb
     } catch (error) {
       const message = (error as Error).message ?? '';
       if (!/Could not set lock on file|Conflicting lock/i.test(message)) {
+        const storage = asStorageError(shown, error);
+        if (storage !== error) throw storage;
         throw new TariffsError('DB_OPEN', `cannot open database ${shown}: ${message}`, { cause: error });
       }
       if (Date.now() >= deadline) throw new DatabaseBusyError(shown, { cause: error });
