@@ -1,7 +1,7 @@
 // The DuckDB file: opening it (read-write or read-only, with "busy" detected and retried briefly),
 // applying numbered migrations and (re)creating the views and macros of sql/, running queries.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DuckDBConnection, DuckDBInstance, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
 import type { Logger } from 'pino';
@@ -55,6 +55,9 @@ export class Warehouse {
     }
     if (!readOnly) mkdirSync(dirname(path), { recursive: true });
     const instance = await openInstance(path, readOnly, options.busyTimeoutMs ?? 0, file);
+    // DuckDB spills to <db>.tmp/ and removes it when it closes, but a killed process leaves it.
+    // Holding the write lock, no other process has the file open: what is there is stale.
+    if (!readOnly) removeStaleSpill(path, file, logger);
     const connection = await instance.connect();
     await connection.run("SET TimeZone = 'UTC'");
     const warehouse = new Warehouse(file, instance, connection, readOnly, logger);
@@ -167,6 +170,17 @@ export class Warehouse {
     const version = (await this.one('SELECT coalesce(max(version), 0) AS v FROM schema_migrations'))!.v as number;
     const row = await this.one(`SELECT value FROM schema_state WHERE key = 'definitions'`);
     return { version, fingerprint: row?.value as string | undefined };
+  }
+}
+
+function removeStaleSpill(path: string, shown: string, logger: Logger): void {
+  const spill = `${path}.tmp`;
+  try {
+    if (!existsSync(spill) || !statSync(spill).isDirectory()) return;
+    rmSync(spill, { recursive: true, force: true });
+    logger.info({ db: shown, spill: `${shown}.tmp` }, 'removed the spill folder a killed process left behind');
+  } catch (error) {
+    logger.warn({ db: shown, err: (error as Error).message }, `could not remove the stale spill folder ${shown}.tmp`);
   }
 }
 
