@@ -10,7 +10,8 @@ export function buildProgram(): Command {
   program
     .name('tariffs')
     .description('Half-hourly electricity prices in a local DuckDB warehouse: ingest, query, schedule, export.')
-    .option('--verbose', 'print stack traces on errors')
+    .option('-v, --verbose', 'more detail: info log lines on a terminal, stack traces on errors')
+    .option('--no-color', 'no colour in log lines (also: NO_COLOR=1)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   for (const register of commands) register(program);

@@ -41,7 +41,10 @@ export type ConfigFile = z.infer<typeof configFileSchema>;
 export interface Config {
   db: string;
   baseUrl: string;
-  logLevel: string;
+  /** TARIFFS_LOG_LEVEL when set; else the logger decides (warn on a terminal, info otherwise). */
+  logLevel?: string;
+  /** False when NO_COLOR is set (https://no-color.org). */
+  color: boolean;
   /** Secrets: never logged, never written. */
   apiKey?: string;
   token?: string;
@@ -83,14 +86,14 @@ export function configFileFrom(env: NodeJS.ProcessEnv): string | undefined {
 export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const configFile = overrides.configFile ?? configFileFrom(env);
   const fileValues = configFile ? readConfigFile(configFile) : {};
-  const logLevel = overrides.logLevel ?? env.TARIFFS_LOG_LEVEL ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) {
+  const logLevel = overrides.logLevel ?? nonEmpty(env.TARIFFS_LOG_LEVEL);
+  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel)) {
     throw new UsageError(`TARIFFS_LOG_LEVEL: '${logLevel}' is not one of ${LOG_LEVELS.join(', ')}`);
   }
   const config: Config = {
     db: overrides.db ?? env.TARIFFS_DB ?? fileValues.db ?? DEFAULT_DB,
     baseUrl: overrides.baseUrl ?? env.TARIFFS_BASE_URL ?? fileValues.base_url ?? DEFAULT_BASE_URL,
-    logLevel,
+    color: nonEmpty(env.NO_COLOR) === undefined,
     authMode: parseAuthMode(env.TARIFFS_AUTH),
     tariffs: fileValues.tariffs ?? [],
     products: fileValues.products ?? [],
@@ -105,6 +108,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
   };
   if (fileValues.default_from !== undefined) config.defaultFrom = fileValues.default_from;
   if (configFile) config.file = configFile;
+  if (logLevel !== undefined) config.logLevel = logLevel;
   const apiKey = overrides.apiKeyFile ? readApiKeyFile(overrides.apiKeyFile) : nonEmpty(env.TARIFFS_API_KEY);
   if (apiKey) config.apiKey = apiKey;
   const token = nonEmpty(env.TARIFFS_TOKEN);

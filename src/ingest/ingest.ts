@@ -93,7 +93,8 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
       logger: context.logger, busyTimeoutMs: context.busyTimeoutMs ?? 0, memoryLimit: INGEST_MEMORY_LIMIT,
     });
     const runId = await startRun(warehouse, job, now());
-    const logger = context.logger.child({ run_id: runId, job });
+    // Bound once each: a job's logger already carries `job` (pino would print a key twice).
+    const logger = context.logger.child('job' in context.logger.bindings() ? { run_id: runId } : { run_id: runId, job });
     let products = 0;
     let result: IngestRatesResult | undefined;
     let targets: IngestTarget[] = [];
@@ -145,7 +146,8 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
       missingOptional: missing, emptyRequired: empty,
     }, now(), summary.errors.length ? summary.errors.join('; ') : undefined);
     await warehouse.checkpoint();
-    logger.info({ ...summary, errors: undefined, missing_optional: missing.length || undefined, empty: empty.length || undefined }, `ingest ${status}`);
+    const { run_id: _run, job: _job, errors: _errors, ...counts } = summary;
+    logger.info({ ...counts, missing_optional: missing.length || undefined, empty: empty.length || undefined }, `ingest ${status}`);
     return summary;
   } finally {
     warehouse?.close();

@@ -72,7 +72,7 @@ ${FORMS}`);
     const range = rangeOf(flags, currentHalfHour());
     await withWarehouse(flags, async (warehouse, format) => {
       const rows = await cheapestWindows(warehouse, {
-        tariff: flags.tariff, slots, ...range, perDay: flags.perDay === true, latest: flags.latest === true,
+        tariff: flags.tariff, slots, ...range, perDay: flags.perDay === true, latest: flags.latest === true, rounded: true,
         ...(band ? { band } : {}), ...(maxPrice === undefined ? {} : { maxPrice }),
       });
       if (rows.length === 0) {
@@ -99,7 +99,7 @@ ${FORMS}`);
     const count = countFlag(flags.count, '--count');
     const range = rangeOf(flags, currentHalfHour());
     await withWarehouse(flags, async (warehouse, format) => {
-      output(await cheapestSlots(warehouse, { tariff: flags.tariff, count, ...range, latest: flags.latest === true }), format);
+      output(await cheapestSlots(warehouse, { tariff: flags.tariff, count, ...range, latest: flags.latest === true, rounded: true }), format);
     });
   }));
 
@@ -118,7 +118,7 @@ ${FORMS}`);
   negative.action(action(async (flags: TariffFlags & { runs?: boolean }) => {
     const range = rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      const request = { ...tariffOf(flags), ...range };
+      const request = { ...tariffOf(flags), ...range, rounded: true };
       output(flags.runs ? await negativeRuns(warehouse, request) : await negativeSlots(warehouse, request), format);
     });
   }));
@@ -138,21 +138,25 @@ ${FORMS}`);
   daily.action(action(async (flags: TariffFlags) => {
     const range = rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      output(await dailyStats(warehouse, { ...tariffOf(flags), ...range }), format);
+      output(await dailyStats(warehouse, { ...tariffOf(flags), ...range, rounded: true }), format);
     });
   }));
 
   const monthly = program
     .command('monthly')
     .description('each Europe/London calendar month: days and half-hours stored, price spread, negatives, peak')
-    .option('--tariff <code>', 'one tariff (default: every stored tariff)');
+    .option('--tariff <code>', 'one tariff (default: every stored tariff)')
+    .option('--from <when>', `first day (default: everything stored); the months holding it and later; ${WHEN}`)
+    .option('--to <when>', 'end, exclusive (default: everything stored)');
   withFormat(withDb(monthly));
   monthly.addHelpText('after', `
-month is the first day of the Europe/London calendar month. SQL: the view monthly_stats.
+month is the first day of the Europe/London calendar month; --from/--to select the months holding
+the local days whose midnight lies in [--from, --to) (each month whole). SQL: the view monthly_stats.
 ${FORMS}`);
   monthly.action(action(async (flags: TariffFlags) => {
+    const range = rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      output(await monthlyStats(warehouse, tariffOf(flags)), format);
+      output(await monthlyStats(warehouse, { ...tariffOf(flags), ...range, rounded: true }), format);
     });
   }));
 
@@ -170,22 +174,26 @@ ${FORMS}`);
   regions.action(action(async (flags: RangeFlags & { product: string }) => {
     const range = rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      output(await regionComparison(warehouse, { product: flags.product, ...range }), format);
+      output(await regionComparison(warehouse, { product: flags.product, ...range, rounded: true }), format);
     });
   }));
 
   const gapsCommand = program
     .command('gaps')
     .description('half-hours missing from half-hourly series, per local day (no rows = no gaps)')
-    .option('--tariff <code>', 'one tariff (default: every stored tariff)');
+    .option('--tariff <code>', 'one tariff (default: every stored tariff)')
+    .option('--from <when>', `first day (default: everything stored); ${WHEN}`)
+    .option('--to <when>', 'end, exclusive (default: everything stored)');
   withFormat(withDb(gapsCommand));
   gapsCommand.addHelpText('after', `
+A day is listed when its local midnight lies in [--from, --to).
 Only days between a series' first stored half-hour and the end of its last are checked, and
 expected_slots counts the day's half-hours inside that span (day_slots: 46, 48 or 50). SQL: the view gaps.
 ${FORMS}`);
   gapsCommand.action(action(async (flags: TariffFlags) => {
+    const range = rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      output(await gaps(warehouse, tariffOf(flags)), format);
+      output(await gaps(warehouse, { ...tariffOf(flags), ...range }), format);
     });
   }));
 }
@@ -201,13 +209,9 @@ async function withWarehouse(flags: CommonFlags, fn: (warehouse: Warehouse, form
   }
 }
 
-/** Tables round prices to 4 decimals for reading; CSV and JSON keep every digit. */
+/** Prices come rounded from SQL (4 decimals, as in the exports); a table shows 2 (src/cli/table.ts). */
 function output(rows: object[], format: OutputFormat): void {
-  const plain = rows as Row[];
-  if (format !== 'table') return writeRows(plain, format);
-  writeRows(plain.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [
-    k, typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1e4) / 1e4 : v,
-  ]))), format);
+  writeRows(rows as Row[], format);
 }
 
 function rangeOf(flags: RangeFlags, defaultFrom?: Date): Range {

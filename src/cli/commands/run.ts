@@ -64,7 +64,7 @@ watch leaves out :00 and :30, when the 30-minute run already fetches):
     } finally {
       interrupt.dispose();
     }
-    writeRows(outcomes.map(row), format, ['job', 'status', 'run_id', 'ingest_run_id', 'rates_changed', 'seconds', 'message']);
+    writeRows(outcomes.map(row), format, ['job', 'status', 'run_id', 'ingest_run_id', 'rates_changed', 'seconds', 'message', 'job_run']);
     const sig = interrupt.received();
     if (sig) return sig === 'SIGINT' ? 130 : 143;
     const failed = outcomes.filter((o) => o.status === 'failed' || o.status === 'partial' || o.status === 'interrupted');
@@ -76,7 +76,7 @@ watch leaves out :00 and :30, when the 30-minute run already fetches):
 
 function row(o: JobOutcome): Record<string, unknown> {
   return {
-    job: o.job, status: o.status, run_id: o.runId, ingest_run_id: o.result?.ingestRunId ?? null,
+    job: o.job, status: o.status, run_id: o.result?.ingestRunId ?? null, ingest_run_id: o.result?.ingestRunId ?? null, job_run: o.runId,
     rates_changed: o.result?.ratesChanged ?? 0, seconds: o.seconds, message: messageOf(o) || null,
   };
 }

@@ -5,7 +5,7 @@
 import type { Logger } from 'pino';
 import type { Warehouse } from '../../store/Warehouse.js';
 import { scopeParams, type ExportScope } from '../exportScope.js';
-import { priceDoubleSql as D } from '../priceSql.js';
+import { priceDoubleSql as D } from '../../analytics/priceSql.js';
 import { inDays, inMonths } from '../reports.js';
 import { dayChartSpec, historyChartSpec, monthChartSpec, type DayPoint, type MonthDay } from './chartSpecs.js';
 import { renderReportPage, type PageChart, type PageSeries } from './reportPage.js';
