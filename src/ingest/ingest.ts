@@ -13,7 +13,7 @@ import { Warehouse } from '../store/Warehouse.js';
 import { upsertTariffs } from '../store/writeCatalog.js';
 import { localDateOf, localDayBounds, parseUserDateTime } from '../time/index.js';
 import { describeEmptyRates, type EmptyRates } from './emptyRates.js';
-import { ingestRates, type IngestRatesResult, type Progress } from './ingestRates.js';
+import { ingestRates, type IngestRatesResult, type Progress, type TariffOutcome } from './ingestRates.js';
 import { recordOptionalOutcomes, type MissingResource } from './optionalResources.js';
 import { resolveTargets, type IngestTarget, type TargetRequest } from './resolveTargets.js';
 import { refreshProducts } from './refreshProducts.js';
@@ -114,7 +114,7 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
           defaultFrom: defaultFromOf(config, now()), lookbackMs: config.lookbackHours * 3600_000,
           concurrency: config.concurrency, signal: context.signal, progress: context.progress,
         });
-        missing = result.tariffs.flatMap((t) => t.missing);
+        missing = result.tariffs.filter((t) => t.ok).flatMap((t) => t.missing); // a failed tariff's own error says enough
         const empties = result.tariffs.filter((t) => t.ok && t.empty.length > 0)
           .map((t) => ({ target: targets.find((x) => x.tariffCode === t.tariffCode)!, kinds: t.empty }));
         if (empties.length > 0 && !context.signal?.aborted) {
@@ -130,6 +130,7 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
       throw error;
     }
     const failures = result?.tariffs.filter((t) => !t.ok) ?? [];
+    await forgetUnknownTariffs(warehouse, failures);
     const status: RunStatus = result?.interrupted ? 'interrupted' : failures.length > 0 ? 'partial' : 'ok';
     const summary: IngestSummary = {
       run_id: runId, job, status, tariffs: targets.length, tariffs_failed: failures.length, products,
@@ -152,5 +153,17 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
   } finally {
     warehouse?.close();
     await client.close();
+  }
+}
+
+/** A tariff whose standard rates answer 404 does not exist: say so plainly, and drop it from
+ *  `tariffs` unless rates of it were stored before (a code that once existed stays listed). */
+async function forgetUnknownTariffs(warehouse: Warehouse, failures: TariffOutcome[]): Promise<void> {
+  for (const f of failures) {
+    if (f.errorStatus !== 404 || f.errorKind !== 'standard') continue;
+    f.error = `unknown tariff ${f.tariffCode}: the API has no standard unit rates for it (404); check the code `
+      + `(\`tariffs regions --list --product PRODUCT\` lists a product's tariff codes)`;
+    await warehouse.run(`DELETE FROM tariffs WHERE tariff_code = $code
+      AND NOT EXISTS (SELECT 1 FROM unit_rates WHERE tariff_code = $code)`, { code: f.tariffCode });
   }
 }
