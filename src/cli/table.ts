@@ -57,7 +57,7 @@ export function renderHumanTable(rows: readonly Row[], allColumns: readonly stri
   const constant = rows.length > 1
     ? columns.filter((c) => SERIES_COLUMNS.includes(c) && rows.every((r) => r[c] === rows[0]![c]))
     : [];
-  const title = constant.map((c) => String(rows[0]![c])).join('  ');
+  const title = constant.map((c) => (c.endsWith('_code') ? String(rows[0]![c]) : `${c}: ${String(rows[0]![c])}`)).join(', ');
   columns = columns.filter((c) => !constant.includes(c));
   if (width !== undefined && rows.length > 1) columns = fitted(rows, columns, width);
   const cells = rows.map((r) => columns.map((c) => humanCell(c, r[c], r.local_date)));

@@ -8,7 +8,9 @@ import {
 import { UsageError } from '../../errors.js';
 import { Warehouse } from '../../store/Warehouse.js';
 import { HALF_HOUR_MS, parseLocalTimeBand, parseUserDateTime } from '../../time/index.js';
-import { configFrom, formatOf, loggerFor, withDb, withFormat, type CommonFlags } from '../common.js';
+import { allProducts, currentAgile, productTariffs, REGIONS } from '../../api/discover.js';
+import { OctopusClient } from '../../api/OctopusClient.js';
+import { configFrom, formatOf, loggerFor, withApi, withDb, withFormat, type CommonFlags } from '../common.js';
 import { writeRows, type OutputFormat, type Row } from '../output.js';
 import { action } from '../run.js';
 
@@ -162,19 +164,26 @@ ${FORMS}`);
 
   const regions = program
     .command('regions')
-    .description("a product's tariffs region by region: coverage, price spread, negatives, rank of the mean")
-    .requiredOption('--product <code>', 'product code, e.g. AGILE-18-02-21')
+    .description("a product's tariffs region by region: coverage, price spread, negatives, rank of the mean; --list: region letters, tariff codes, the current Agile product")
+    .option('--product <code>', 'product code, e.g. AGILE-18-02-21 (required unless --list)')
+    .option('--list', 'from the API, not the warehouse: the region letters and names, with --product its tariff codes per region, and the Agile product on sale now')
     .option('--from <when>', `range start (default: everything stored); ${WHEN}`)
     .option('--to <when>', 'range end, exclusive (default: everything stored)');
-  withFormat(withDb(regions));
+  withFormat(withDb(withApi(regions)));
   regions.addHelpText('after', `
 Regions stored over different periods are not comparable: give --from/--to to compare like with like.
+--list asks the API (public endpoints, no credentials): e.g. \`tariffs regions --list\` names the
+current Agile product; \`tariffs regions --list --product AGILE-24-10-01\` gives the tariff code of
+each region, ready for \`tariffs ingest --tariff CODE\`.
 SQL: SELECT * FROM region_comparison(product, from, to).
 ${FORMS}`);
-  regions.action(action(async (flags: RangeFlags & { product: string }) => {
+  regions.action(action(async (flags: RangeFlags & { product?: string; list?: boolean }) => {
+    if (flags.list) return listRegions(flags);
+    if (flags.product === undefined) throw new UsageError('--product is required (or --list to discover products and regions)');
+    const product = flags.product;
     const range = rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      output(await regionComparison(warehouse, { product: flags.product, ...range, rounded: true }), format);
+      output(await regionComparison(warehouse, { product, ...range, rounded: true }), format);
     });
   }));
 
@@ -196,6 +205,32 @@ ${FORMS}`);
       output(await gaps(warehouse, { ...tariffOf(flags), ...range }), format);
     });
   }));
+}
+
+/** `regions --list`: discovery from the API. */
+async function listRegions(flags: CommonFlags & { product?: string }): Promise<void> {
+  const config = configFrom(flags);
+  const format = formatOf(flags);
+  const client = new OctopusClient({ baseUrl: config.baseUrl, logger: loggerFor(config) });
+  try {
+    if (flags.product !== undefined) {
+      writeRows(productTariffs(await client.product(flags.product)) as unknown as Row[], format);
+      return;
+    }
+    const agile = currentAgile(await allProducts(client), new Date());
+    if (format === 'json') {
+      process.stdout.write(`${JSON.stringify({ regions: REGIONS, current_agile: agile ? { code: agile.code, full_name: agile.full_name, available_from: agile.available_from } : null }, null, 2)}\n`);
+      return;
+    }
+    writeRows(REGIONS as unknown as Row[], format);
+    if (format === 'table') {
+      process.stdout.write(agile
+        ? `\nAgile on sale now: ${agile.code} (${agile.full_name}, from ${agile.available_from.slice(0, 10)}); its tariffs: tariffs regions --list --product ${agile.code}\n`
+        : '\nNo Agile product on sale now in the products list.\n');
+    }
+  } finally {
+    await client.close();
+  }
 }
 
 async function withWarehouse(flags: CommonFlags, fn: (warehouse: Warehouse, format: OutputFormat) => Promise<void>): Promise<void> {
