@@ -35,9 +35,8 @@ replaced (exit 2). Paths are relative to the current directory.`)
         `tariffs demo: ${result.tariffs.length} sandbox tariffs, ${result.rows} rates → ${result.db}`,
         '',
         formatDemoSummary(result.summary),
-        `Reports: ${result.files.length} files in ${result.outDir}/ (csv, parquet${html ? `, ${HTML_FILE} with ${html.rows} charts` : ''})`,
-        `Took ${result.seconds.total} s (ingest ${result.seconds.ingest} s, export ${result.seconds.export} s).`,
-        '',
+        `Reports: ${result.files.length} files in ${result.outDir}/ (csv, parquet${html ? `, ${HTML_FILE} with ${html.rows} charts` : ''}). ` +
+          `Took ${result.seconds.total} s (ingest ${result.seconds.ingest} s, export ${result.seconds.export} s).`,
         'Next, on this file:',
         ...nextSteps(result.db, result.tariffs).map((c) => `  ${c}`),
         'Then your own tariff: npx tariffs regions --list   (the current Agile product and each region\'s code)',
@@ -53,7 +52,7 @@ export function nextSteps(db: string, tariffs: readonly string[]): string[] {
   return [
     `npx tariffs cheapest --db ${file} --tariff ${tariff} --duration 2h --per-day --from 2024-05-07 --to 2024-05-14`,
     `npx tariffs daily --db ${file} --tariff ${tariff} --from 2023-10-28 --to 2023-10-31`,
-    `npx tariffs sql --db ${file} "SELECT local_date, count(*) AS half_hours FROM rate_slots WHERE tariff_code = '${tariff}' AND local_date BETWEEN '2024-03-30' AND '2024-04-01' GROUP BY 1 ORDER BY 1"`,
+    `npx tariffs sql --db ${file} "SELECT * FROM daily_stats WHERE local_date = '2024-03-31'"`,
   ];
 }
 
