@@ -74,8 +74,11 @@ export function renderHumanTable(rows: readonly Row[], allColumns: readonly stri
     line.slice(0, shown).map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
   const lines = [...(title ? [title] : []), fmt(columns), fmt(widths.map((w) => '-'.repeat(w))), ...cells.map(fmt)];
   const hidden = [...hiddenEarlier, ...columns.slice(shown)];
-  const footer = `${rows.length} row${rows.length === 1 ? '' : 's'}${hidden.length > 0
-    ? `; ${hidden.length} more column${hidden.length === 1 ? '' : 's'} (${hidden.join(', ')}) with --format csv or json` : ''}`;
+  const count = `${rows.length} row${rows.length === 1 ? '' : 's'}`;
+  const more = `${hidden.length} more column${hidden.length === 1 ? '' : 's'}`;
+  const named = `${count}; ${more} (${hidden.join(', ')}) with --format csv or json`;
+  const footer = hidden.length === 0 ? count
+    : width === undefined || named.length <= width ? named : `${count}; ${more} with --format csv or json`;
   return `${lines.join('\n')}\n${footer}\n`;
 }
 

@@ -29,6 +29,7 @@ export function terminalBar(format: string, stream: NodeJS.WriteStream = process
   let value = 0;
   return {
     setTotal(total) {
+      if (total <= 0) return; // nothing announced yet: no bar at "0/0"
       if (!multi) {
         multi = new cliProgress.MultiBar({
           stream, format, hideCursor: true, clearOnComplete: true, etaBuffer: 50, gracefulExit: false,
@@ -46,6 +47,7 @@ export function terminalBar(format: string, stream: NodeJS.WriteStream = process
     },
     stop() {
       if (!multi) return;
+      multi.update(); // prints the log lines still buffered above the bar
       multi.stop();
       if (active === multi) active = undefined;
       multi = undefined;
