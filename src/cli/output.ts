@@ -24,7 +24,8 @@ export function terminalWidth(stream: NodeJS.WriteStream = process.stdout): numb
   return stream.isTTY && stream.columns > 0 ? stream.columns : undefined;
 }
 
-export function render(rows: Row[], format: OutputFormat, columns?: string[], width = terminalWidth()): string {
+/** `exact`: a table of exactly the columns and values given (an analyst's own SELECT). */
+export function render(rows: Row[], format: OutputFormat, columns?: string[], width = terminalWidth(), exact = false): string {
   const cols = columns ?? (rows[0] ? Object.keys(rows[0]) : []);
   switch (format) {
     case 'json':
@@ -32,7 +33,7 @@ export function render(rows: Row[], format: OutputFormat, columns?: string[], wi
     case 'csv':
       return stringify(rows.map((r) => cols.map((c) => cell(r[c]))), { header: true, columns: cols });
     case 'table':
-      return renderHumanTable(rows, cols, width);
+      return exact ? renderExactTable(rows, cols) : renderHumanTable(rows, cols, width);
   }
 }
 
@@ -42,6 +43,18 @@ function cell(value: unknown): string {
   return String(value);
 }
 
-export function writeRows(rows: Row[], format: OutputFormat, columns?: string[]): void {
-  process.stdout.write(render(rows, format, columns));
+export function writeRows(rows: Row[], format: OutputFormat, columns?: string[], exact = false): void {
+  process.stdout.write(render(rows, format, columns, terminalWidth(), exact));
+}
+
+/** Every column selected, every digit: `tariffs sql` shows what the query returned. */
+function renderExactTable(rows: Row[], cols: string[]): string {
+  if (cols.length === 0) return '(no rows)\n';
+  const body = rows.map((r) => cols.map((c) => cell(r[c])));
+  const widths = cols.map((c, i) => Math.max(c.length, ...body.map((line) => line[i]!.length)));
+  const numeric = cols.map((c) => rows.length > 0 && rows.every((r) => r[c] === null || typeof r[c] === 'number'));
+  const fmt = (line: string[]) =>
+    line.map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
+  const lines = [fmt(cols), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(fmt)];
+  return `${lines.join('\n')}\n${rows.length} row${rows.length === 1 ? '' : 's'}\n`;
 }
