@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config/loadConfig.js';
 import { createLogger, type Logger } from '../log/createLogger.js';
+import { terminalLog } from './terminal.js';
 import { FORMATS, resolveFormat, type OutputFormat } from './output.js';
 import { watchParent } from './watchParent.js';
 
@@ -38,8 +39,20 @@ export function configFrom(flags: CommonFlags): Config {
   return loadConfig({ configFile: flags.config, db: flags.db, baseUrl: flags.baseUrl, apiKeyFile: flags.apiKeyFile });
 }
 
+/** The global flags, read wherever a command needs them (commander keeps them on the program). */
+export function globalFlags(argv: readonly string[] = process.argv): { verbose: boolean; color: boolean } {
+  return { verbose: argv.includes('-v') || argv.includes('--verbose'), color: !argv.includes('--no-color') };
+}
+
+/** On a terminal: warnings and errors, one line each (-v or TARIFFS_LOG_LEVEL for more), above
+ *  the progress bar; piped or under cron: JSON lines at info. */
 export function loggerFor(config: Config): Logger {
-  return createLogger({ level: config.logLevel });
+  const flags = globalFlags();
+  return createLogger({
+    level: config.logLevel ?? (flags.verbose ? 'info' : undefined),
+    color: config.color && flags.color,
+    prettyDestination: terminalLog,
+  });
 }
 
 export function formatOf(flags: CommonFlags): OutputFormat {

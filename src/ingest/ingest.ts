@@ -17,7 +17,7 @@ import { Warehouse } from '../store/Warehouse.js';
 import { upsertTariffs } from '../store/writeCatalog.js';
 import { localDateOf, localDayBounds, parseUserDateTime } from '../time/index.js';
 import { describeEmptyRates, type EmptyRates } from './emptyRates.js';
-import { ingestRates, type IngestRatesResult, type Progress } from './ingestRates.js';
+import { ingestRates, type IngestRatesResult, type Progress, type TariffOutcome } from './ingestRates.js';
 import { recordOptionalOutcomes, type MissingResource } from './optionalResources.js';
 import { resolveTargets, type IngestTarget, type TargetRequest } from './resolveTargets.js';
 import { refreshProducts } from './refreshProducts.js';
@@ -101,7 +101,8 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
       logger: context.logger, busyTimeoutMs: context.busyTimeoutMs ?? 0, memoryLimit: INGEST_MEMORY_LIMIT,
     });
     const runId = await startRun(warehouse, job, now());
-    const logger = context.logger.child({ run_id: runId, job });
+    // Bound once each: a job's logger already carries `job` (pino would print a key twice).
+    const logger = context.logger.child('job' in context.logger.bindings() ? { run_id: runId } : { run_id: runId, job });
     let products = 0;
     let result: IngestRatesResult | undefined;
     let targets: IngestTarget[] = [];
@@ -121,7 +122,7 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
           defaultFrom: defaultFromOf(config, now()), lookbackMs: config.lookbackHours * 3600_000,
           concurrency: config.concurrency, signal, progress: context.progress,
         });
-        missing = result.tariffs.flatMap((t) => t.missing);
+        missing = result.tariffs.filter((t) => t.ok).flatMap((t) => t.missing); // a failed tariff's own error says enough
         const empties = result.tariffs.filter((t) => t.ok && t.empty.length > 0)
           .map((t) => ({ target: targets.find((x) => x.tariffCode === t.tariffCode)!, kinds: t.empty }));
         if (empties.length > 0 && !signal.aborted) {
@@ -147,10 +148,18 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     // a failure of the file or the disk is the run's, not one tariff's
     const storageFailed = failures.some((f) => STORAGE_CODES.has(f.errorCode ?? ''));
     const status: RunStatus = result?.interrupted ? 'interrupted' : storageFailed ? 'failed' : failures.length > 0 ? 'partial' : 'ok';
+    let storageError: StorageError | undefined;
+    try {
+      await forgetUnknownTariffs(warehouse, failures); // rewrites the errors of unknown tariffs
+    } catch (error) {
+      if (!(error instanceof StorageError)) throw error;
+      storageError = error;
+    }
     const errors = failures.map((f) => f.error ?? f.tariffCode);
     if (result?.interrupted && timeLimit.expired() && !context.signal?.aborted) errors.push(timeLimitMessage(config.maxRunSeconds));
     const summary = summaryOf(runId, job, status, targets, products, result, client, started, errors, missing, empty);
     try {
+      if (storageError) throw storageError;
       await finishRun(warehouse, runId, status, {
         pages: summary.pages, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged,
         requests: summary.requests, tariffsOk: targets.length - failures.length, tariffsFailed: failures.length,
@@ -165,7 +174,8 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
       logger.error({ ...failed, errors: undefined, err: { code: error.code, message: error.message } }, 'ingest failed');
       return failed;
     }
-    logger.info({ ...summary, errors: undefined, missing_optional: missing.length || undefined, empty: empty.length || undefined }, `ingest ${status}`);
+    const { run_id: _run, job: _job, errors: _errors, ...counts } = summary;
+    logger.info({ ...counts, missing_optional: missing.length || undefined, empty: empty.length || undefined }, `ingest ${status}`);
     return summary;
   } finally {
     timeLimit.dispose();
@@ -198,4 +208,16 @@ function summaryOf(
     missing_optional: missing,
     empty,
   };
+}
+
+/** A tariff whose standard rates answer 404 does not exist: say so plainly, and drop it from
+ *  `tariffs` unless rates of it were stored before (a code that once existed stays listed). */
+async function forgetUnknownTariffs(warehouse: Warehouse, failures: TariffOutcome[]): Promise<void> {
+  for (const f of failures) {
+    if (f.errorStatus !== 404 || f.errorKind !== 'standard') continue;
+    f.error = `unknown tariff ${f.tariffCode}: the API has no standard unit rates for it (404); check the code `
+      + `(\`tariffs regions --list --product PRODUCT\` lists a product's tariff codes)`;
+    await warehouse.run(`DELETE FROM tariffs WHERE tariff_code = $code
+      AND NOT EXISTS (SELECT 1 FROM unit_rates WHERE tariff_code = $code)`, { code: f.tariffCode });
+  }
 }

@@ -66,6 +66,9 @@ export interface TariffOutcome extends WriteCounts {
   ok: boolean;
   error?: string;
   errorCode?: string;
+  /** HTTP status and rate kind of the failure, when an answer said why (404: no such tariff). */
+  errorStatus?: number;
+  errorKind?: RateKind;
   pages: number;
   chunks: number;
   /** Optional resources this run could not get for the tariff. */
@@ -151,6 +154,8 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
       outcome.ok = false;
       outcome.error ??= `${target.tariffCode}: ${(error as Error).message}`;
       outcome.errorCode ??= (error as { code?: string }).code;
+      outcome.errorStatus ??= (error as { status?: number }).status;
+      outcome.errorKind ??= kind;
     }
     gate.failed(stream, index);
   };

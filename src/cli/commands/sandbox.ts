@@ -3,7 +3,6 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/loadConfig.js';
 import { UsageError } from '../../errors.js';
-import { createLogger } from '../../log/createLogger.js';
 import { parseApiDateTime } from '../../sandbox/queryParams.js';
 import {
   SANDBOX_ACCOUNT, SANDBOX_API_KEY, SANDBOX_PROFILES, SPEC_PROFILE_FAULTS, parseFaultSpec, startSandbox,
@@ -12,6 +11,7 @@ import {
 import { loadSandboxData } from '../../sandbox/loadSandboxData.js';
 import { resolveFormat, writeRows } from '../output.js';
 import { action } from '../run.js';
+import { loggerFor } from '../common.js';
 
 interface SandboxFlags {
   port: string;
@@ -75,7 +75,7 @@ export function register(program: Command): void {
       }
       const options = sandboxOptions(flags);
       const config = loadConfig();
-      const logger = createLogger({ level: config.logLevel });
+      const logger = loggerFor(config);
       const sandbox = await startSandbox({ ...options, logger });
       process.stdout.write(`${sandbox.baseUrl}\n`);
       const signal = await new Promise<NodeJS.Signals>((resolve) => {

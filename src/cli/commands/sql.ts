@@ -14,7 +14,7 @@ async function query(flags: CommonFlags, sql: string): Promise<void> {
   const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config) });
   try {
     const reader = await warehouse.reader(sql);
-    writeRows(rowsToJs(reader), format, reader.columnNames());
+    writeRows(rowsToJs(reader), format, reader.columnNames(), true); // exactly what was selected
   } finally {
     warehouse.close();
   }
