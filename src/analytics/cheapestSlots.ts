@@ -3,6 +3,7 @@
 import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { checkRange, rangeParams, type Range } from './range.js';
+import { selectPrices } from './priceSql.js';
 import { requireData } from './requireData.js';
 
 export interface CheapestSlotsRequest extends Range {
@@ -11,6 +12,8 @@ export interface CheapestSlotsRequest extends Range {
   count: number;
   /** Equal prices go to the latest half-hours instead of the earliest. */
   latest?: boolean;
+  /** Prices rounded to 4 decimals in SQL, as the exports round them (what the CLI prints). */
+  rounded?: boolean;
 }
 
 export interface SlotRow {
@@ -34,7 +37,7 @@ export async function cheapestSlots(warehouse: Warehouse, request: CheapestSlots
   }
   checkRange(request);
   const rows = (await warehouse.all(
-    `SELECT * FROM cheapest_slots($tariff, CAST($count AS BIGINT), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ), latest := $latest)`,
+    `SELECT ${selectPrices(['value_inc_vat', 'value_exc_vat'], request.rounded)} FROM cheapest_slots($tariff, CAST($count AS BIGINT), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ), latest := $latest)`,
     { tariff: request.tariff, count: request.count, latest: request.latest ?? false, ...rangeParams(request) },
   )) as unknown as SlotRow[];
   if (rows.length === 0) await requireData(warehouse, request.tariff, request);

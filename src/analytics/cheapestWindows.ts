@@ -4,6 +4,7 @@
 import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { checkRange, rangeParams, type Range } from './range.js';
+import { selectPrices } from './priceSql.js';
 import { requireData } from './requireData.js';
 
 export interface CheapestWindowsRequest extends Range {
@@ -22,6 +23,8 @@ export interface CheapestWindowsRequest extends Range {
   latest?: boolean;
   /** No half-hour of the window may cost more than this, p/kWh inc VAT. */
   maxPrice?: number;
+  /** Prices rounded to 4 decimals in SQL, as the exports round them (what the CLI prints). */
+  rounded?: boolean;
 }
 
 export interface WindowRow {
@@ -62,7 +65,8 @@ export async function cheapestWindows(warehouse: Warehouse, request: CheapestWin
   const call = request.band
     ? `cheapest_window_in_band($tariff, CAST($slots AS INTEGER), CAST($band_start AS INTEGER), CAST($band_end AS INTEGER), ${range}, ${options})`
     : `${request.perDay ? 'cheapest_window_per_day' : 'cheapest_window'}($tariff, CAST($slots AS INTEGER), ${range}, ${options})`;
-  const rows = (await warehouse.all(`SELECT * FROM ${call}`, params)) as unknown as WindowRow[];
+  const columns = selectPrices(['mean_inc_vat', 'mean_exc_vat'], request.rounded);
+  const rows = (await warehouse.all(`SELECT ${columns} FROM ${call}`, params)) as unknown as WindowRow[];
   if (rows.length === 0) await requireData(warehouse, request.tariff, request);
   return rows;
 }

@@ -27,8 +27,9 @@ export async function householdSummary(warehouse: Warehouse): Promise<DemoSummar
   const net = await netCosts(warehouse, { importMeter: HOUSEHOLD.importMpan, exportMeter: HOUSEHOLD.exportMpan, payment: 'DIRECT_DEBIT', ...range });
   return {
     comparison: comparison.map((r) => ({
-      scenario: String(r.scenario), tariff_code: String(r.tariff_code), days: Number(r.days), kwh: Math.round(Number(r.kwh)),
-      total_gbp: Number(r.total_gbp), difference_gbp: Number(r.difference_gbp), missing_half_hours: Number(r.missing_half_hours),
+      tariff: r.scenario === 'actual' ? `actual: ${String(r.tariff_code)}` : String(r.tariff_code),
+      days: Number(r.days), kwh: Math.round(Number(r.kwh)),
+      total_gbp: Number(r.total_gbp), vs_actual_gbp: Number(r.difference_gbp), missing_half_hours: Number(r.missing_half_hours),
       standing_charge_missing_days: Number(r.standing_charge_missing_days),
     })),
     net: [{
@@ -48,7 +49,8 @@ export async function demoSummary(warehouse: Warehouse, tariffs: string[]): Prom
     const days = await dailyStats(warehouse, { tariff });
     // The latest local day with all its 46/48/50 half-hours, else the latest day there is.
     const latest = days.filter((d) => d.slots === d.expected_slots).at(-1) ?? days.at(-1);
-    if (latest) {
+    // an export tariff's cheapest window means nothing to a household (its best is the highest)
+    if (latest && !/-OUTGOING-|-EXPORT-/.test(tariff)) {
       const { start, end } = localDayBounds(latest.local_date);
       for (const w of await cheapestWindows(warehouse, { tariff, slots: 4, perDay: true, from: start, to: end })) {
         summary.cheapest.push({
@@ -82,23 +84,37 @@ export async function demoSummary(warehouse: Warehouse, tariffs: string[]): Prom
   return summary;
 }
 
+/** On one 40-line screen: tables without their row counts, tariffs without negative prices named
+ *  in a line, clock-change days counted per tariff (each day's half-hours are in \`tariffs daily\`). */
 export function formatDemoSummary(summary: DemoSummary): string {
   const days = summary.clockChanges;
   const complete = days.filter((d) => d.slots === d.expected_slots);
+  const table = (rows: SummaryRow[]) => render(rows, 'table').replace(/\n\d+ rows?[^\n]*\n$/, '\n');
+  const negative = summary.negatives.filter((n) => (n.negative_half_hours as number) > 0);
+  const none = summary.negatives.filter((n) => n.negative_half_hours === 0).map((n) => n.tariff_code);
+  const tariffs = [...new Set(days.map((d) => d.tariff_code as string))];
+  const prefix = commonPrefix(tariffs);
+  const perTariff = tariffs.map((tariff) => {
+    const own = days.filter((d) => d.tariff_code === tariff);
+    const count = (n: number) => `${own.filter((d) => d.expected_slots === n && d.slots === n).length}/${own.filter((d) => d.expected_slots === n).length}`;
+    return `${tariff.slice(prefix.length)} ${count(46)} | ${count(50)}`;
+  });
   return [
     'Cheapest 2-hour window of the latest complete local day (p/kWh inc VAT):',
-    render(summary.cheapest, 'table'),
+    table(summary.cheapest),
     'Negative prices:',
-    render(summary.negatives, 'table'),
+    table(negative).trimEnd(),
+    ...(none.length > 0 ? [`No negative prices: ${shortCodes(none.map(String)).join(', ')}.`] : []),
+    '',
     `Clock-change days found: ${days.length} (${complete.length} complete; ` +
-      `${complete.filter((d) => d.slots === 46).length} of 46 half-hours, ${complete.filter((d) => d.slots === 50).length} of 50):`,
-    render(days, 'table'),
+      `${complete.filter((d) => d.slots === 46).length} of 46 half-hours, ${complete.filter((d) => d.slots === 50).length} of 50). ` +
+      `${prefix}…, complete/found 46 | 50:`,
+    ...wrap(perTariff, 118).map((line) => `  ${line}`),
     ...(summary.household ? [
-      `What did the sandbox household (meter ${HOUSEHOLD.importMpan}, ${HOUSEHOLD.from.slice(0, 7)} to ${HOUSEHOLD.to.slice(0, 7)}, exclusive) pay, and what would it have paid (£ inc VAT)?`,
-      render(summary.household.comparison, 'table'),
-      '(the sandbox records no standing charges for these tariffs: totals are energy only, flagged in standing_charge_missing_days)',
-      `Import less export (meter ${HOUSEHOLD.exportMpan}, Agile Outgoing C):`,
-      render(summary.household.net, 'table'),
+      '',
+      householdTitle(summary.household.comparison),
+      table(summary.household.comparison.map(({ standing_charge_missing_days: _sc, ...row }) => row)).trimEnd(),
+      `Import less export: ${netLine(summary.household.net[0]!)}.`,
     ] : []),
   ].join('\n');
 }
@@ -106,4 +122,45 @@ export function formatDemoSummary(summary: DemoSummary): string {
 /** Two decimals, rounding the 9th-decimal noise of a mean away first (as priceSql does). */
 function pence(value: number): number {
   return Math.round(Number(value.toFixed(9)) * 100) / 100;
+}
+
+/** Codes with their shared prefix said once: E-1R-AGILE-18-02-21-C, …24-10-01-M. */
+function shortCodes(codes: string[]): string[] {
+  const prefix = commonPrefix(codes);
+  return codes.map((code, i) => (i === 0 ? code : `…${code.slice(prefix.length)}`));
+}
+
+/** The longest prefix of every code that ends at a '-' (E-1R-AGILE-), or ''. */
+function commonPrefix(codes: string[]): string {
+  if (codes.length < 2) return '';
+  let prefix = codes[0]!;
+  for (const code of codes) while (!code.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix.slice(0, prefix.lastIndexOf('-') + 1);
+}
+
+/** Items joined with commas into lines of at most `width` characters. */
+function wrap(items: string[], width: number): string[] {
+  const lines: string[] = [];
+  for (const item of items) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + 2 + item.length <= width) lines[lines.length - 1] = `${last}, ${item}`;
+    else lines.push(item);
+  }
+  return lines;
+}
+
+function money(value: unknown): string {
+  return Number(value).toFixed(2);
+}
+
+/** What the comparison is: the household, its year, and whether standing charges are in it. */
+function householdTitle(rows: SummaryRow[]): string {
+  const energyOnly = rows.some((r) => (r.standing_charge_missing_days as number) > 0);
+  return `The sandbox household (meter ${HOUSEHOLD.importMpan}, ${HOUSEHOLD.from.slice(0, 7)} to ${HOUSEHOLD.to.slice(0, 7)}), £ inc VAT` +
+    (energyOnly ? ', energy only (no standing charges stored):' : ', standing charges included:');
+}
+
+function netLine(net: SummaryRow): string {
+  return `£${money(net.net_gbp)} over ${net.months} months; export meter ${HOUSEHOLD.exportMpan} (Agile Outgoing C) ` +
+    `earned £${money(net.export_earnings_gbp)} for ${net.export_kwh} kWh`;
 }

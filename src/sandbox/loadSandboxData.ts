@@ -134,6 +134,16 @@ function buildCatalog(dir: string): SandboxCatalog {
     RateSeries.fromRecords([...results(SANDBOX_FILES.agileC1), ...results(SANDBOX_FILES.agileC2)]));
 
   catalog.setRates('E-1R-VAR-17-01-11-A', 'standard-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.var170111Rates)));
+  // The sandbox account's gas tariff: no gas rate history was recorded, so the product detail's own
+  // direct-debit unit rate for region A, as one open-ended rate from the product's launch.
+  const var170111 = json(SANDBOX_FILES.var170111Detail) as Json & {
+    available_from: string; single_register_gas_tariffs: { _A: { direct_debit_monthly: Record<string, number> } };
+  };
+  const gasA = var170111.single_register_gas_tariffs._A.direct_debit_monthly;
+  catalog.setRates(HOUSEHOLD.gasTariff, 'standard-unit-rates', RateSeries.fromRecords([{
+    value_exc_vat: gasA.standard_unit_rate_exc_vat!, value_inc_vat: gasA.standard_unit_rate_inc_vat!,
+    valid_from: var170111.available_from, valid_to: null, payment_method: null,
+  }]));
   catalog.setRates('E-1R-VAR-22-11-01-A', 'standing-charges', RateSeries.fromRecords(results(SANDBOX_FILES.var221101Standing)));
   catalog.setRates('E-2R-VAR-22-11-01-A', 'day-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.var221101Day)));
   catalog.setRates('E-2R-VAR-22-11-01-A', 'night-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.var221101Night)));

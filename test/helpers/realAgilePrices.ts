@@ -1,5 +1,6 @@
-// Real Agile prices read straight from the recorded CSVs of ../shared/data/real/ (not through the
-// sandbox or the warehouse), for brute-force checks of the analytics SQL.
+// Real Agile prices read straight from the recorded CSVs in data/sandbox/ (copies of public
+// recordings, see data/sandbox/PROVENANCE.md), not through the sandbox server or the warehouse, for
+// brute-force checks of the analytics SQL.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -10,7 +11,7 @@ export interface PricePoint {
   inc: number;
 }
 
-const REAL = fileURLToPath(new URL('../../../shared/data/real/', import.meta.url));
+const REAL = fileURLToPath(new URL('../../data/sandbox/', import.meta.url));
 
 function lines(file: string): string[] {
   return readFileSync(`${REAL}${file}`, 'utf8').split(/\r?\n/).filter((line) => line.trim() !== '');
