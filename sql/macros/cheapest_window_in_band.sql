@@ -9,16 +9,21 @@
 -- on local date D belongs to D: its half-hours after midnight are reported under D. Band edges
 -- are wall-clock times, so on clock-change nights an occurrence has more or fewer half-hours
 -- (23:00-07:00: 14 in March, 18 in October).
+-- Optional, as in cheapest_window: highest, min_price, weights, length_mode (the last two are
+-- answered by price_windows; a constant test plans the other path away).
 -- slots → source (the band's half-hours, with their occurrence) → windows → best (per
--- occurrence) → final.
-CREATE OR REPLACE MACRO cheapest_window_in_band(tariff, n_slots, band_start_minutes, band_end_minutes, range_from, range_to, latest := false, max_price := NULL) AS TABLE
+-- occurrence) → lean; general → final.
+CREATE OR REPLACE MACRO cheapest_window_in_band(tariff, n_slots, band_start_minutes, band_end_minutes, range_from, range_to, latest := false, max_price := NULL,
+                                                highest := false, min_price := NULL, weights := NULL, length_mode := 'exact') AS TABLE
 WITH slots AS (
     SELECT payment_method, rate_type, local_date, slot_start, value_inc_vat, value_exc_vat,
            hour(local_start) * 60 + minute(local_start) AS wall_minute
     FROM rate_slots
-    WHERE tariff_code = tariff
+    WHERE weights IS NULL AND length_mode = 'exact'
+      AND tariff_code = tariff
       AND slot_start >= coalesce(CAST(range_from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
       AND slot_start <= coalesce(CAST(range_to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity') - INTERVAL 30 MINUTE
+      AND (min_price IS NULL OR value_inc_vat >= min_price)
       AND (max_price IS NULL OR value_inc_vat <= max_price)
 ),
 source AS (
@@ -45,14 +50,16 @@ best AS (
     -- Ranked by the sum in units of 1e-9 p (summation order cannot split a tie), then by start.
     SELECT series, band_date,
            arg_min({first_start: first_start, sum_inc: sum_inc, sum_exc: sum_exc},
-                   {sum: CAST(round(sum_inc * 1e9) AS BIGINT),
+                   {sum: CAST(round(CASE WHEN highest THEN -sum_inc ELSE sum_inc END * 1e9) AS BIGINT),
                     tie: CASE WHEN latest THEN -epoch_us(first_start) ELSE epoch_us(first_start) END}) AS w
     FROM windows
     WHERE epoch_us(slot_start) - epoch_us(first_start) = CAST(n_slots - 1 AS BIGINT) * 1800000000
     GROUP BY series, band_date
-)
+),
+lean AS (
 SELECT
     -- series and the band's occurrence (the local date it starts on)
+    b.series,
     tariff AS tariff_code,
     series_payment_method(b.series) AS payment_method,
     series_rate_type(b.series) AS rate_type,
@@ -65,6 +72,17 @@ SELECT
     CAST(n_slots AS INTEGER) AS slots,
     -- prices, p/kWh
     b.w.sum_inc / n_slots AS mean_inc_vat,
-    b.w.sum_exc / n_slots AS mean_exc_vat
+    b.w.sum_exc / n_slots AS mean_exc_vat,
+    -- the ranked score as a price: the mean, or with weights Σ price × weight ÷ Σ weight
+    b.w.sum_inc / n_slots AS score_inc_vat
 FROM best AS b
-ORDER BY b.series, b.band_date;
+),
+general AS (
+    SELECT series_code(payment_method, rate_type) AS series, *
+    FROM price_windows(tariff, n_slots, range_from, range_to, 'band', band_start_minutes, band_end_minutes, latest,
+                       highest, min_price, max_price, weights, length_mode)
+    WHERE NOT (weights IS NULL AND length_mode = 'exact')
+)
+SELECT * EXCLUDE (series)
+FROM (SELECT * FROM lean UNION ALL BY NAME SELECT * FROM general)
+ORDER BY series, local_date;

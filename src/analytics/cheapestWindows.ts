@@ -1,6 +1,7 @@
 // The cheapest run of contiguous half-hours of a tariff: over a whole range, per Europe/London
 // local day, or per occurrence of a daily local time band. Runs the cheapest_window* macros of
 // sql/macros with bound parameters; the SQL is the one an analyst would type.
+import { listValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { checkRange, rangeParams, type Range } from './range.js';
@@ -22,7 +23,21 @@ export interface CheapestWindowsRequest extends Range {
   latest?: boolean;
   /** No half-hour of the window may cost more than this, p/kWh inc VAT. */
   maxPrice?: number;
+  /** No half-hour of the window may cost less than this, p/kWh inc VAT. */
+  minPrice?: number;
+  /** The highest-priced window instead of the cheapest (same ties). */
+  highest?: boolean;
+  /**
+   * Score Σ price × weight over the window's half-hours, first half-hour first; padded with 1s (or
+   * cut) to the window's length. All > 0.
+   */
+  weights?: number[];
+  /** 'exact' (default); 'at_least': the best window grows to its whole run of eligible half-hours;
+   *  'at_most': fewer half-hours when no run of eligible ones is that long. */
+  lengthMode?: LengthMode;
 }
+
+export type LengthMode = 'exact' | 'at_least' | 'at_most';
 
 export interface WindowRow {
   tariff_code: string;
@@ -39,6 +54,8 @@ export interface WindowRow {
   slots: number;
   mean_inc_vat: number;
   mean_exc_vat: number;
+  /** The ranked score as a price: the mean, or with weights Σ price × weight ÷ Σ weight. */
+  score_inc_vat: number;
 }
 
 /**
@@ -53,12 +70,17 @@ export async function cheapestWindows(warehouse: Warehouse, request: CheapestWin
     slots: request.slots,
     latest: request.latest ?? false,
     max_price: request.maxPrice ?? null,
+    min_price: request.minPrice ?? null,
+    highest: request.highest ?? false,
+    weights: request.weights === undefined ? null : listValue(request.weights),
+    length_mode: request.lengthMode ?? 'exact',
     band_start: request.band?.startMinutes ?? null,
     band_end: request.band?.endMinutes ?? null,
     ...rangeParams(request),
   };
   const range = 'CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ)';
-  const options = 'latest := $latest, max_price := CAST($max_price AS DOUBLE)';
+  const options = 'latest := $latest, max_price := CAST($max_price AS DOUBLE), highest := $highest, ' +
+    'min_price := CAST($min_price AS DOUBLE), weights := CAST($weights AS DOUBLE[]), length_mode := $length_mode';
   const call = request.band
     ? `cheapest_window_in_band($tariff, CAST($slots AS INTEGER), CAST($band_start AS INTEGER), CAST($band_end AS INTEGER), ${range}, ${options})`
     : `${request.perDay ? 'cheapest_window_per_day' : 'cheapest_window'}($tariff, CAST($slots AS INTEGER), ${range}, ${options})`;
@@ -71,8 +93,22 @@ function checkRequest(request: CheapestWindowsRequest): void {
   if (!Number.isInteger(request.slots) || request.slots < 1) {
     throw new UsageError(`the window must be a positive number of half-hours, got ${request.slots}`);
   }
-  if (request.maxPrice !== undefined && !Number.isFinite(request.maxPrice)) {
-    throw new UsageError(`--max-price: not a number: ${request.maxPrice}`);
+  for (const [flag, value] of [['--max-price', request.maxPrice], ['--min-price', request.minPrice]] as const) {
+    if (value !== undefined && !Number.isFinite(value)) throw new UsageError(`${flag}: not a number: ${value}`);
+  }
+  if (request.minPrice !== undefined && request.maxPrice !== undefined && request.minPrice > request.maxPrice) {
+    throw new UsageError(`--min-price ${request.minPrice} is above --max-price ${request.maxPrice}: no half-hour can qualify`);
+  }
+  if (request.weights !== undefined) {
+    if (request.weights.length === 0 || request.weights.some((w) => !Number.isFinite(w) || w <= 0)) {
+      throw new UsageError(`--weights: every weight must be a number above 0, got ${request.weights.join(',')}`);
+    }
+    if (request.weights.length > request.slots) {
+      throw new UsageError(`--weights: ${request.weights.length} weights for a window of ${request.slots} half-hours`);
+    }
+  }
+  if (request.lengthMode !== undefined && !['exact', 'at_least', 'at_most'].includes(request.lengthMode)) {
+    throw new UsageError(`length mode must be exact, at_least or at_most, got ${String(request.lengthMode)}`);
   }
   const band = request.band;
   if (band) {

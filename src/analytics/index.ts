@@ -1,7 +1,7 @@
 // Public API of src/analytics: the questions asked of half-hourly prices, each answered by running
 // a view or macro of sql/ with bound parameters. The CLI, exports and the demo call these.
 export { cheapestSlots, type CheapestSlotsRequest, type SlotRow } from './cheapestSlots.js';
-export { cheapestWindows, type CheapestWindowsRequest, type WindowRow } from './cheapestWindows.js';
+export { cheapestWindows, type CheapestWindowsRequest, type LengthMode, type WindowRow } from './cheapestWindows.js';
 export { dailyStats, type DailyStatsRequest, type DailyStatsRow } from './dailyStats.js';
 export { gaps, type GapRow, type GapsRequest } from './gaps.js';
 export { localDaysIn } from './localDays.js';
