@@ -12,3 +12,6 @@ export { parseDuration } from './parseDuration.js';
 export type { Range } from './range.js';
 export { regionComparison, type RegionComparisonRequest, type RegionComparisonRow } from './regionComparison.js';
 export { requireData } from './requireData.js';
+export { checkWindow, type CheckRequest, type CheckResult, type CheckedWindow } from './checkWindow.js';
+export { rangeCoverage, seriesKey, type CoverageRow } from './rangeCoverage.js';
+export { rollingStart } from './rollingStart.js';
