@@ -38,6 +38,7 @@ export const SANDBOX_FILES = {
     'BottlecapDave-HomeAssistant-TargetTimeframes/agile_rates_2026-03-28T20_2026-03-30T00_DST_test_continuous_times_when_moving_into_bst.json',
   agile241001M: 'madbeardman-ihd-replacement/agile.json',
   agile241001N: 'bluca-nest-octopus/april_4_2026_prices.json',
+  agileOutgoingC: 'hramzan01-project_market/csv_agileoutgoing_C_London.csv',
   account: 'markallanson-octopus-energy/account_response.json',
 } as const;
 
@@ -90,7 +91,8 @@ function buildCatalog(dir: string): SandboxCatalog {
       { direct_debit_monthly: tariffDetailEntry(product, `E-1R-${product}-${r}`, 'electricity', '1R') },
     ]));
   const withRegions = new Map<string, Json>();
-  for (const code of ['AGILE-18-02-21', 'AGILE-24-10-01']) {
+  // AGILE-OUTGOING-19-05-13: the 2023 list's export product (direction EXPORT kept).
+  for (const code of ['AGILE-18-02-21', 'AGILE-24-10-01', 'AGILE-OUTGOING-19-05-13']) {
     withRegions.set(code, synthesizeDetail(listings.get(code)!, { single_register_electricity_tariffs: agileRegions(code) }));
   }
   for (const [code, listing] of [...listings].sort(([a], [b]) => a.localeCompare(b))) {
@@ -115,6 +117,14 @@ function buildCatalog(dir: string): SandboxCatalog {
     RateSeries.fromSortedColumns(readCsvSeries(text(SANDBOX_FILES.agileJ), headerless)));
   catalog.setRates('E-1R-AGILE-18-02-21-C', 'standard-unit-rates',
     RateSeries.fromRecords([...results(SANDBOX_FILES.agileC1), ...results(SANDBOX_FILES.agileC2)]));
+
+  // Agile Outgoing, region C: the same five-column layout as tom66's (UTC start, local HH:MM,
+  // region, name, price), with +00:00 instants.
+  catalog.setRates('E-1R-AGILE-OUTGOING-19-05-13-C', 'standard-unit-rates',
+    RateSeries.fromSortedColumns(readCsvSeries(text(SANDBOX_FILES.agileOutgoingC), (line) => {
+      const cells = line.split(',');
+      return [cells[0]!, cells[4]!];
+    })));
 
   catalog.setRates('E-1R-VAR-17-01-11-A', 'standard-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.var170111Rates)));
   catalog.setRates('E-1R-VAR-22-11-01-A', 'standing-charges', RateSeries.fromRecords(results(SANDBOX_FILES.var221101Standing)));
