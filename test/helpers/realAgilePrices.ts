@@ -1,5 +1,6 @@
-// Real Agile prices read straight from the recorded CSVs of ../shared/data/real/ (not through the
-// sandbox or the warehouse), for brute-force checks of the analytics SQL.
+// Real Agile prices read straight from the recorded CSVs of data/sandbox/ (copies of
+// ../shared/data/real/; not through the sandbox server or the warehouse), for brute-force checks
+// of the analytics SQL.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -10,7 +11,7 @@ export interface PricePoint {
   inc: number;
 }
 
-const REAL = fileURLToPath(new URL('../../../shared/data/real/', import.meta.url));
+const REAL = fileURLToPath(new URL('../../data/sandbox/', import.meta.url));
 
 function lines(file: string): string[] {
   return readFileSync(`${REAL}${file}`, 'utf8').split(/\r?\n/).filter((line) => line.trim() !== '');
@@ -43,4 +44,12 @@ export function regionAPrices(): PricePoint[] {
   const earlier = [...timestampCsv('barnybug-agilepub/agile.2017.csv'), ...timestampCsv('barnybug-agilepub/agile.2018.csv')]
     .filter((p) => p.ms < first);
   return [...earlier, ...tom66];
+}
+
+/** Agile Outgoing (export), region C: UTC start, local HH:MM, region, name, price; 2023-03-01 → 2023-10-31. */
+export function outgoingCPrices(): PricePoint[] {
+  return lines('hramzan01-project_market/csv_agileoutgoing_C_London.csv').map((line) => {
+    const [start = '', , , , price = ''] = line.split(',');
+    return { ms: Date.parse(start.replace(' ', 'T')), inc: Number(price) };
+  });
 }
