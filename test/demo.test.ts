@@ -31,12 +31,12 @@ describe('tariffs demo', () => {
     expect(result.code).toBe(0);
     expect(seconds).toBeLessThan(60);
     const stdout = result.stdout;
-    expect(stdout).toMatch(/^tariffs demo: 11 sandbox tariffs, 158782 rates → /);
+    expect(stdout).toMatch(/^tariffs demo: 12 sandbox tariffs, 170542 rates → /);
     // Clock-change days with their half-hour counts: 46 when the clocks go forward, 50 when back.
     expect(stdout).toMatch(/E-1R-AGILE-18-02-21-J\s+2023-03-26\s+clocks forward\s+46\s+46/);
     expect(stdout).toMatch(/E-1R-AGILE-18-02-21-J\s+2023-10-29\s+clocks back\s+50\s+50/);
     expect(stdout).toMatch(/E-1R-AGILE-24-10-01-G\s+2025-03-30\s+clocks forward\s+46\s+46/);
-    expect(stdout).toMatch(/Clock-change days found: 20 \(20 complete; 12 of 46 half-hours, 8 of 50\)/);
+    expect(stdout).toMatch(/Clock-change days found: 22 \(22 complete; 13 of 46 half-hours, 9 of 50\)/);
     // The cheapest 2-hour window of N's only day, 2026-04-04, is below zero.
     expect(stdout).toMatch(/E-1R-AGILE-24-10-01-N\s+2026-04-04\s+2026-04-04T\d\d:\d\d:00\+01:00\s+2026-04-04T\d\d:\d\d:00\+01:00\s+-\d/);
     expect(stdout).toMatch(/E-1R-AGILE-24-10-01-G\s+18\s+1\s/);
