@@ -257,6 +257,21 @@ describe('bands and ranges: highest × thresholds × lengths', () => {
   });
 });
 
+describe('SQL first: the macros as an analyst calls them', () => {
+  it('price_windows in exact mode gives the answers of the lean macros, weights and NULL n_slots included', async () => {
+    const same = async (lean: string, general: string) => {
+      const [a, b] = [await warehouse.all(lean, { t: J }), await warehouse.all(general, { t: J })];
+      expect(a.length).toBeGreaterThan(200);
+      expect(b).toEqual(a);
+    };
+    const cols = 'local_date, start, "end", local_start, local_end, slots, round(mean_inc_vat, 9) AS m, round(score_inc_vat, 9) AS s';
+    await same(`SELECT ${cols} FROM cheapest_window_per_day($t, 3, NULL, NULL, weights := [2.0, 1, 1], highest := true)`,
+      `SELECT ${cols} FROM price_windows($t, NULL, NULL, NULL, per := 'day', weights := [2.0, 1, 1], highest := true)`);
+    await same(`SELECT ${cols} FROM cheapest_window_in_band($t, 4, 1380, 420, NULL, NULL, latest := true, min_price := 0)`,
+      `SELECT ${cols} FROM price_windows($t, 4, NULL, NULL, per := 'band', band_start_minutes := 1380, band_end_minutes := 420, latest := true, min_price := 0)`);
+  });
+});
+
 describe('slots: highest × thresholds × counts against brute force', () => {
   it.each(['J', 'OUT'] as Data[])('%s: 2-day ranges', async (data) => {
     const slots = series[data];

@@ -1,7 +1,8 @@
--- price_windows(tariff, n_slots, range_from, range_to, per, band_start_minutes, band_end_minutes,
--- latest, highest, min_price, max_price, weights, length_mode): the general window search behind
--- cheapest_window, cheapest_window_per_day and cheapest_window_in_band when they are asked for
--- weights or a flexible length (their own lean SQL answers the rest). One row per series and
+-- price_windows(tariff, n_slots, range_from, range_to, per := 'range', band_start_minutes := NULL,
+-- band_end_minutes := NULL, latest := false, highest := false, min_price := NULL, max_price :=
+-- NULL, weights := NULL, length_mode := 'exact'): every window question in one macro, with
+-- flexible lengths, which cheapest_window, cheapest_window_per_day and cheapest_window_in_band
+-- (leaner, for the exact length) do not offer; the same answers as they in 'exact'. One row per series and
 -- group: per = 'range' (one group, local_date NULL), 'day' (Europe/London local day) or 'band'
 -- (occurrence of the daily wall-clock band, under the date it starts on).
 -- Eligible half-hours: inside [range_from, range_to) and inside [min_price, max_price] inc VAT
@@ -14,7 +15,9 @@
 -- Output: the window, slots, mean_inc_vat and mean_exc_vat over all its half-hours, and
 -- score_inc_vat = Σ price × weight ÷ Σ weight of the n_slots window that was ranked.
 -- slots → source (group) → runs (islands of contiguous half-hours) → sized → windows → best → final.
-CREATE OR REPLACE MACRO price_windows(tariff, n_slots, range_from, range_to, per, band_start_minutes, band_end_minutes, latest, highest, min_price, max_price, weights, length_mode) AS TABLE
+CREATE OR REPLACE MACRO price_windows(tariff, n_slots, range_from, range_to, per := 'range', band_start_minutes := NULL,
+                                      band_end_minutes := NULL, latest := false, highest := false, min_price := NULL,
+                                      max_price := NULL, weights := NULL, length_mode := 'exact') AS TABLE
 WITH slots AS (
     SELECT series_code(payment_method, rate_type) AS series, local_date, slot_start, value_inc_vat, value_exc_vat,
            hour(local_start) * 60 + minute(local_start) AS wall_minute

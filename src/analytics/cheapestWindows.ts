@@ -80,11 +80,18 @@ export async function cheapestWindows(warehouse: Warehouse, request: CheapestWin
   };
   const range = 'CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ)';
   const options = 'latest := $latest, max_price := CAST($max_price AS DOUBLE), highest := $highest, ' +
-    'min_price := CAST($min_price AS DOUBLE), weights := CAST($weights AS DOUBLE[]), length_mode := $length_mode';
-  const call = request.band
-    ? `cheapest_window_in_band($tariff, CAST($slots AS INTEGER), CAST($band_start AS INTEGER), CAST($band_end AS INTEGER), ${range}, ${options})`
-    : `${request.perDay ? 'cheapest_window_per_day' : 'cheapest_window'}($tariff, CAST($slots AS INTEGER), ${range}, ${options})`;
-  const rows = (await warehouse.all(`SELECT * FROM ${call}`, params)) as unknown as WindowRow[];
+    'min_price := CAST($min_price AS DOUBLE), weights := CAST($weights AS DOUBLE[])';
+  const per = request.band ? 'band' : request.perDay ? 'day' : 'range';
+  // flexible lengths: the general price_windows; the exact length: the leaner cheapest_window*
+  const call = (request.lengthMode ?? 'exact') !== 'exact'
+    ? `price_windows($tariff, CAST($slots AS INTEGER), ${range}, per := '${per}', band_start_minutes := CAST($band_start AS INTEGER), ` +
+      `band_end_minutes := CAST($band_end AS INTEGER), length_mode := $length_mode, ${options})`
+    : request.band
+      ? `cheapest_window_in_band($tariff, CAST($slots AS INTEGER), CAST($band_start AS INTEGER), CAST($band_end AS INTEGER), ${range}, ${options})`
+      : `${request.perDay ? 'cheapest_window_per_day' : 'cheapest_window'}($tariff, CAST($slots AS INTEGER), ${range}, ${options})`;
+  const found = (await warehouse.all(`SELECT * FROM ${call}`, params)) as unknown as WindowRow[];
+  // one window per range carries no local date (price_windows gives it as null)
+  const rows = per === 'range' ? found.map(({ local_date: _date, ...row }) => row) : found;
   if (rows.length === 0) await requireData(warehouse, request.tariff, request);
   return rows;
 }
