@@ -15,3 +15,4 @@ export { requireData } from './requireData.js';
 export { checkWindow, type CheckRequest, type CheckResult, type CheckedWindow } from './checkWindow.js';
 export { rangeCoverage, seriesKey, type CoverageRow } from './rangeCoverage.js';
 export { rollingStart } from './rollingStart.js';
+export { offPeakPeriods, type OffPeakPeriodRow, type OffPeakPeriodsRequest } from './offPeakPeriods.js';

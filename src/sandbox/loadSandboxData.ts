@@ -39,6 +39,8 @@ export const SANDBOX_FILES = {
   agile241001M: 'madbeardman-ihd-replacement/agile.json',
   agile241001N: 'bluca-nest-octopus/april_4_2026_prices.json',
   agileOutgoingC: 'hramzan01-project_market/csv_agileoutgoing_C_London.csv',
+  goD: 'BottlecapDave-HomeAssistant-OctopusEnergy/go_rates_E-1R-GO-22-07-05-D_2022-10-07_2022-10-10_test_rates_to_thirty_minute_increments.json',
+  evSynthetic: 'synthetic/four_rate_ev_product.json',
   account: 'markallanson-octopus-energy/account_response.json',
 } as const;
 
@@ -138,8 +140,32 @@ function buildCatalog(dir: string): SandboxCatalog {
   catalog.setRates('E-1R-AGILE-24-10-01-M', 'standard-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.agile241001M)));
   catalog.setRates('E-1R-AGILE-24-10-01-N', 'standard-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.agile241001N)));
 
+  // Octopus Go, region D: seven real rates (two a day) from a peer's test, under the tariff it names.
+  catalog.addTariff({ tariffCode: 'E-1R-GO-22-07-05-D', rates: results(SANDBOX_FILES.goD) });
+  addSyntheticEvProduct(catalog, json(SANDBOX_FILES.evSynthetic));
+
   catalog.accounts.set(SANDBOX_ACCOUNT, sandboxAccount(json(SANDBOX_FILES.account)));
   return catalog;
+}
+
+/**
+ * The synthetic four-rate EV product (data/sandbox/synthetic/): listed, with a detail holding its
+ * one tariff under four_rate_ev_electricity_tariffs (night band and rates), and its day and night
+ * unit rates.
+ */
+function addSyntheticEvProduct(catalog: SandboxCatalog, spec: Json): void {
+  const listing = spec.listing as Json;
+  const code = String(listing.code);
+  const tariff = spec.tariff as Json;
+  const tariffCode = String(tariff.code);
+  const links = tariffDetailEntry(code, tariffCode, 'electricity', '2R').links;
+  const detail = synthesizeDetail(
+    { ...listing, links: [{ href: `${REAL_BASE_URL}products/${code}/`, method: 'GET', rel: 'self' }] },
+    { four_rate_ev_electricity_tariffs: { [`_${String(spec.region)}`]: { direct_debit_monthly: { ...tariff, links } } } },
+  );
+  catalog.addProduct({ ...listing, links: [{ href: `${REAL_BASE_URL}products/${code}/`, method: 'GET', rel: 'self' }] }, detail, false);
+  catalog.setRates(tariffCode, 'day-unit-rates', RateSeries.fromRecords(spec.day_unit_rates as RateInput[]));
+  catalog.setRates(tariffCode, 'night-unit-rates', RateSeries.fromRecords(spec.night_unit_rates as RateInput[]));
 }
 
 /** A products-list element from a detail: the detail's scalar fields in list order, direction IMPORT. */

@@ -2,7 +2,7 @@
 // thin shells over src/analytics (which runs the views and macros of sql/) on a read-only warehouse.
 import type { Command } from 'commander';
 import {
-  checkWindow, cheapestSlots, cheapestWindows, dailyStats, gaps, monthlyStats, negativeRuns, negativeSlots,
+  checkWindow, cheapestSlots, cheapestWindows, dailyStats, gaps, monthlyStats, negativeRuns, negativeSlots, offPeakPeriods,
   parseDuration, rangeCoverage, regionComparison, rollingStart, seriesKey, type LengthMode, type Range,
 } from '../../analytics/index.js';
 import { EXIT, TariffsError, UsageError } from '../../errors.js';
@@ -194,6 +194,27 @@ ${FORMS}`);
     await withWarehouse(flags, async (warehouse, format) => {
       const request = { ...tariffOf(flags), ...range };
       output(flags.runs ? await negativeRuns(warehouse, request) : await negativeSlots(warehouse, request), format);
+    });
+  }));
+
+  const offPeak = program
+    .command('off-peak')
+    .description('off-peak periods of two- and three-rate tariffs (Go, Intelligent Go, Cosy-like, four-rate EV): runs at the day\'s lowest rate')
+    .option('--tariff <code>', 'one tariff (default: every stored tariff)')
+    .option('--from <when>', `range start (default: everything stored); ${WHEN}`)
+    .option('--to <when>', 'range end, exclusive (default: everything stored)');
+  withFormat(withDb(offPeak));
+  offPeak.addHelpText('after', `
+Only Europe/London local days with two or three distinct prices count (Agile days never do); a
+period is cut at local midnight, and listed when it lies inside [--from, --to). A four-rate EV
+tariff (ingested with --product/--region) shows its night band, 10/12/14 half-hours long for
+23:30-05:30 on the spring-forward/ordinary/fall-back night. No such days is an empty answer (exit 0).
+SQL: the view off_peak_periods.
+${FORMS}`);
+  offPeak.action(action(async (flags: TariffFlags) => {
+    const range = rangeOf(flags);
+    await withWarehouse(flags, async (warehouse, format) => {
+      output(await offPeakPeriods(warehouse, { ...tariffOf(flags), ...range }), format);
     });
   }));
 
