@@ -31,7 +31,7 @@ describe('tariffs demo', () => {
     expect(result.code).toBe(0);
     expect(seconds).toBeLessThan(60);
     const stdout = result.stdout;
-    expect(stdout).toMatch(/^tariffs demo: 12 sandbox tariffs, 170542 rates → /);
+    expect(stdout).toMatch(/^tariffs demo: 14 sandbox tariffs, 170552 rates → /);
     // Clock-change days with their half-hour counts: 46 when the clocks go forward, 50 when back.
     expect(stdout).toMatch(/E-1R-AGILE-18-02-21-J\s+2023-03-26\s+clocks forward\s+46\s+46/);
     expect(stdout).toMatch(/E-1R-AGILE-18-02-21-J\s+2023-10-29\s+clocks back\s+50\s+50/);
