@@ -32,7 +32,8 @@ export async function buildDemoWarehouse(db: string, logger: Logger): Promise<De
     logger.info({ baseUrl: sandbox.baseUrl, tariffs: tariffs.length }, 'demo: sandbox started; ingesting');
     const config = { ...loadConfig({ db: tmp, baseUrl: sandbox.baseUrl }, {}), defaultFrom: DEMO_FROM.toISOString() };
     const ingest = await runIngest(
-      { tariffs, products: [], accounts: [], from: DEMO_FROM, job: DEMO_JOB },
+      // the four-rate EV tariff's night band comes from its product detail
+      { tariffs, products: [{ code: 'EV-SANDBOX-24-01-01', regions: ['L'] }], accounts: [], from: DEMO_FROM, job: DEMO_JOB },
       { config, logger },
     );
     if (ingest.status !== 'ok') {

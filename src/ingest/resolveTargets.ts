@@ -119,8 +119,9 @@ export async function resolveTargets(client: OctopusClient, request: TargetReque
   const targets = new Map<string, IngestTarget>();
   const add = (t: IngestTarget) => {
     const existing = targets.get(t.tariffCode);
-    if (!existing) targets.set(t.tariffCode, t);
-    else if (existing.period && !t.period) delete existing.period; // a plain --tariff asks for everything
+    if (!existing) return void targets.set(t.tariffCode, t);
+    if (existing.period && !t.period) delete existing.period; // a plain --tariff asks for everything
+    if (t.nightBand && !existing.nightBand) existing.nightBand = t.nightBand; // only a product detail knows it
   };
   for (const code of request.tariffs) add(targetFromCode(code, 'tariff'));
   for (const product of request.products) {
