@@ -106,8 +106,9 @@ On clock-change days a local day has 46 or 50 half-hours and a band such as 23:0
 --check for cron: tariffs cheapest --tariff T --duration 2h --per-day --check --format csv >/dev/null && run-appliance
   (today's window is chosen over the whole local day, so the answer does not move as the day goes on).
 SQL: cheapest_window(tariff, n_slots, from, to, latest := …, max_price := …, highest := …, min_price := …,
-weights := [2, 1, 1], length_mode := 'exact' | 'at_least' | 'at_most'), cheapest_window_per_day(…),
-cheapest_window_in_band(tariff, n_slots, band_start_minutes, band_end_minutes, from, to, …),
+weights := [2, 1, 1]), cheapest_window_per_day(…), cheapest_window_in_band(tariff, n_slots,
+band_start_minutes, band_end_minutes, from, to, …); with --at-least/--at-most: price_windows(tariff,
+n_slots, from, to, per := 'range' | 'day' | 'band', …, length_mode := 'at_least' | 'at_most');
 range_coverage(tariff, from, to).
 ${ROLLING_HELP}
 ${FORMS}`);
