@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cheapestWindows, offPeakPeriods } from '../src/analytics/index.js';
+import { targetsFromProduct } from '../src/ingest/resolveTargets.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import {
@@ -79,6 +80,15 @@ describe('a four-rate EV tariff', () => {
     expect(tariff).toMatchObject({ register: 'dual', night_start_minutes: 1410, night_end_minutes: 330 });
     const rates = await warehouse.all('SELECT rate_type, count(*) AS n FROM unit_rates WHERE tariff_code = $t GROUP BY 1 ORDER BY 1', { t: EV });
     expect(rates).toEqual([{ rate_type: 'day', n: 2 }, { rate_type: 'night', n: 1 }]);
+  });
+
+  it('a four-rate entry without a valid night band is refused, naming product, region and field', () => {
+    const detail = (night_start: unknown) => ({
+      code: 'EV-X', four_rate_ev_electricity_tariffs: { _L: { direct_debit_monthly: { code: 'E-2R-EV-X-L', links: [], night_start, night_end: '05:30' } } },
+    }) as unknown as Parameters<typeof targetsFromProduct>[0];
+    expect(targetsFromProduct(detail('00:30'), ['L'])[0]).toMatchObject({ nightBand: { startMinutes: 30, endMinutes: 330 }, kinds: ['day', 'night', 'standing_charge'] });
+    expect(() => targetsFromProduct(detail('24:00'), ['L'])).toThrow(/product EV-X region L .*night_start must be HH:MM, got "24:00"/);
+    expect(() => targetsFromProduct(detail(undefined), ['L'])).toThrow(/night_start/);
   });
 
   it('rate_slots: one series, every half-hour priced by its wall-clock time, as the brute force says', async () => {
