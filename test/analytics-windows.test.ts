@@ -158,6 +158,14 @@ describe('per local day: highest × thresholds × lengths × ties against brute 
     },
   );
 
+  it('the export tariff came from its real product, listed with direction EXPORT, and holds the CSV prices', async () => {
+    const products = await warehouse.all(`SELECT code, direction FROM products WHERE code IN ('AGILE-OUTGOING-19-05-13', 'AGILE-18-02-21') ORDER BY code`);
+    expect(products).toEqual([{ code: 'AGILE-18-02-21', direction: 'IMPORT' }, { code: 'AGILE-OUTGOING-19-05-13', direction: 'EXPORT' }]);
+    const rows = await warehouse.all('SELECT epoch_ms(slot_start) AS ms, value_inc_vat AS inc FROM rate_slots WHERE tariff_code = $t ORDER BY 1', { t: OUT });
+    expect(rows.length).toBe(series.OUT.length);
+    expect(rows.filter((r, i) => r.ms !== series.OUT[i]!.ms || r.inc !== series.OUT[i]!.inc)).toEqual([]);
+  });
+
   it('the highest window is not the cheapest one, and thresholds change the answers', async () => {
     const cheap = await cheapestWindows(warehouse, { tariff: OUT, slots: 4, perDay: true });
     const dear = await cheapestWindows(warehouse, { tariff: OUT, slots: 4, perDay: true, highest: true });
