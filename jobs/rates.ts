@@ -71,7 +71,13 @@ export async function run(ctx: JobContext): Promise<JobResult> {
       ...(watch ? { watch: watch.reason } : {}),
     },
   };
-  if (summary.errors.length > 0) result.message = summary.errors.join('; ');
+  const notes = [
+    ...summary.errors,
+    ...summary.missing_optional.map((m) => `missing optional ${m.resource} of ${m.tariff} (${m.status ?? m.code})`),
+    ...summary.empty.map((e) => `no ${e.kind} rates for ${e.tariff}${e.hint ? ` (${e.hint})` : ''}`),
+  ];
+  if (summary.missing_optional.length > 0) result.details!.missing_optional = summary.missing_optional.map((m) => `${m.resource}:${m.tariff}`);
+  if (notes.length > 0) result.message = notes.join('; ');
   return result;
 }
 

@@ -13,7 +13,7 @@ import { samplePayload, sampleValue } from '../src/events/sampleEvents.js';
 import { validateEvent, validateEventText } from '../src/events/validateEvent.js';
 import { validateEventLines, type ValidatedLine } from '../src/events/validateEventLines.js';
 
-const SPEC_DIR = fileURLToPath(new URL('../../shared/spec/', import.meta.url));
+const SPEC_DIR = fileURLToPath(new URL('./fixtures/spec/', import.meta.url));
 const FIXTURES = fileURLToPath(new URL('./fixtures/events/', import.meta.url));
 const catalog = loadEventCatalog();
 

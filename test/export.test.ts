@@ -184,6 +184,27 @@ describe('exportReports', () => {
     expect(html).toContain('fill="#2ca02c"');
   });
 
+  it('report.html: one price axis across a series\' day charts, product and region names by the codes, no text below 11 px', () => {
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    const sections = html.split('<section id=').slice(1);
+    let shared = 0;
+    const regions: Record<string, string> = { J: 'South Eastern England', G: 'North Western England', H: 'Southern England', N: 'Southern Scotland' };
+    for (const section of sections) {
+      const heading = /<h2>([^<]*)<\/h2>/.exec(section)![1]!;
+      const code = heading.split(' ')[0]!;
+      expect(heading).toBe(`${code} — Agile Octopus, ${regions[code.at(-1)!]}`);
+      const days = [...section.matchAll(/data-kind="day"[^>]*>(<svg[\s\S]*?<\/svg>)/g)].map((m) => m[1]!);
+      expect(days.length).toBeGreaterThan(0);
+      const axes = new Set(days.map((svg) => /aria-label="Y-axis[^"]*values from ([^"]+)"/.exec(svg)![1]));
+      expect([...axes]).toHaveLength(1);
+      shared += days.length > 1 ? 1 : 0;
+    }
+    expect(shared).toBeGreaterThanOrEqual(2); // J (14 days) and G at least: several days on one axis
+    const sizes = [...html.matchAll(/font-size="([\d.]+)px"/g)].map((m) => Number(m[1]));
+    expect(sizes.length).toBeGreaterThan(100);
+    expect(Math.min(...sizes)).toBeGreaterThanOrEqual(11);
+  });
+
   it('exports only the tariffs and window asked for', async () => {
     const dir = tmp.file('window');
     await exportReports({

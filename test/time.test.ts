@@ -1,6 +1,7 @@
 // Europe/London time functions, table-driven across every clock change 2018–2030, cross-checked
 // against date-fns-tz (Intl's tz database) and against real half-hourly prices over two clock changes.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { formatInTimeZone, fromZonedTime } from 'date-fns-tz';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UsageError } from '../src/errors.js';
@@ -25,7 +26,8 @@ import {
 
 const TZ = 'Europe/London';
 const HALF_HOUR = 30 * 60_000;
-const REAL = '/work/shared/data/real';
+// Recorded real prices shipped with the repository (data/sandbox/PROVENANCE.md).
+const REAL = fileURLToPath(new URL('../data/sandbox', import.meta.url));
 
 // Last Sundays of March and October, read off a calendar (and `zdump -v Europe/London`).
 const CLOCK_CHANGES: ReadonlyArray<readonly [year: number, springForward: string, fallBack: string]> = [

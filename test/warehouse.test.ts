@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { ingest, query, ratesFingerprint, tempDir } from './helpers/warehouseTools.js';
 import { runCli } from './helpers/runCli.js';
+import { PROFILE } from './helpers/testProfile.js';
 
 const A = 'E-1R-AGILE-18-02-21-A';
 const J = 'E-1R-AGILE-18-02-21-J';
@@ -16,7 +17,7 @@ const tmp = tempDir('tariffs-warehouse-');
 const clean = tmp.file('clean.duckdb');
 
 beforeAll(async () => {
-  sandbox = await startSandbox();
+  sandbox = await startSandbox({ profile: PROFILE });
   await ingest(clean, sandbox.baseUrl, { tariffs: [A, J, VAR], from: SERIES_FROM });
 });
 afterAll(async () => {
@@ -109,10 +110,15 @@ describe('backfill', () => {
 
 describe('idempotence and incrementality', () => {
   it('a second run inserts and updates nothing, with one request per tariff', async () => {
+    sandbox.resetRequests();
     const summary = await ingest(clean, sandbox.baseUrl, { tariffs: [A, J, VAR], noProducts: true });
     expect(summary).toMatchObject({ status: 'ok', inserted: 0, updated: 0 });
     expect(summary.unchanged).toBeGreaterThan(0); // the look-back re-read
-    expect(summary.requests).toBe(3);
+    expect(summary.pages).toBe(3);
+    // one rates request per tariff (the spec profile may throttle one: the same URL again)
+    const asked = sandbox.requests.map((r) => r.path).filter((p) => p.includes('-tariffs/'));
+    expect(new Set(asked).size).toBe(3);
+    if (PROFILE === 'default') expect(summary.requests).toBe(3);
   });
 
   it('the same backfill with faults on gives an identical unit_rates', async () => {
@@ -180,8 +186,24 @@ describe('accounts', () => {
     const db = tmp.file('account.duckdb');
     const result = await runCli(['ingest', '--account', SANDBOX_ACCOUNT, '--db', db, '--base-url', sandbox.baseUrl, '--no-products', '--format', 'json'],
       { env: { TARIFFS_API_KEY: SANDBOX_API_KEY } });
-    expect(result.stderr).toBe('');
-    expect(result.code).toBe(0);
+    expect(result.stderr).not.toContain(SANDBOX_API_KEY);
+    // The sandbox records no gas prices: the account's gas tariff comes back empty, which is said
+    // (a warning and the summary's `empty`), never a silent success.
+    expect(JSON.parse(result.stdout)[0].empty).toEqual([{ tariff: 'G-1R-VAR-17-01-11-A', kind: 'standard', hint: null }]);
+    if (PROFILE === 'default') {
+      const lines = result.stderr.trim().split('\n').map((l) => JSON.parse(l) as { level: number; msg: string });
+      expect(lines.map((l) => [l.level, l.msg])).toEqual([[40, 'no standard rates for G-1R-VAR-17-01-11-A in the window asked for']]);
+      expect(result.code).toBe(0);
+    } else {
+      // No day/night rates on a server of only the documented interface: the account's two-register
+      // tariff fails (they are its required rates); the others are stored, with a warning each
+      // about their standing charges (optional).
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/tariffs: E-2R-VAR-22-11-01-A: GET \S+\/(day|night)-unit-rates\/\S*: HTTP 404/);
+      expect(result.stderr).toMatch(/optional resource missing: standing_charges of E-1R-AGILE-18-02-21-A/);
+      const summary = JSON.parse(result.stdout)[0];
+      expect(summary).toMatchObject({ status: 'partial', tariffs_failed: 1 });
+    }
     const rows = await query(db, `SELECT tariff_code, min(valid_from) AS first, max(valid_from) AS last FROM unit_rates
       WHERE tariff_code = '${A}' GROUP BY 1`);
     // the sandbox account's Agile agreement runs 2019-01-01 → 2020-01-01

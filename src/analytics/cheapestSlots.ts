@@ -4,6 +4,7 @@ import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import type { LengthMode } from './cheapestWindows.js';
 import { checkRange, rangeParams, type Range } from './range.js';
+import { selectPrices } from './priceSql.js';
 import { requireData } from './requireData.js';
 
 export interface CheapestSlotsRequest extends Range {
@@ -21,6 +22,8 @@ export interface CheapestSlotsRequest extends Range {
   /** 'exact' (default: fewer than count eligible = no answer), 'at_most' (up to count),
    *  'at_least' (every eligible half-hour, when there are at least count). */
   lengthMode?: LengthMode;
+  /** Prices rounded to 4 decimals in SQL, as the exports round them (what the CLI prints). */
+  rounded?: boolean;
 }
 
 export interface SlotRow {
@@ -44,7 +47,7 @@ export async function cheapestSlots(warehouse: Warehouse, request: CheapestSlots
   }
   checkRange(request);
   const rows = (await warehouse.all(
-    `SELECT * FROM cheapest_slots($tariff, CAST($count AS BIGINT), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ),
+    `SELECT ${selectPrices(['value_inc_vat', 'value_exc_vat'], request.rounded)} FROM cheapest_slots($tariff, CAST($count AS BIGINT), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ),
        latest := $latest, highest := $highest, min_price := CAST($min_price AS DOUBLE),
        max_price := CAST($max_price AS DOUBLE), length_mode := $length_mode)`,
     {

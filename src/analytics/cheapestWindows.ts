@@ -5,6 +5,7 @@ import { listValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { checkRange, rangeParams, type Range } from './range.js';
+import { selectPrices } from './priceSql.js';
 import { requireData } from './requireData.js';
 
 export interface CheapestWindowsRequest extends Range {
@@ -35,6 +36,8 @@ export interface CheapestWindowsRequest extends Range {
   /** 'exact' (default); 'at_least': the best window grows to its whole run of eligible half-hours;
    *  'at_most': fewer half-hours when no run of eligible ones is that long. */
   lengthMode?: LengthMode;
+  /** Prices rounded to 4 decimals in SQL, as the exports round them (what the CLI prints). */
+  rounded?: boolean;
 }
 
 export type LengthMode = 'exact' | 'at_least' | 'at_most';
@@ -89,7 +92,8 @@ export async function cheapestWindows(warehouse: Warehouse, request: CheapestWin
     : request.band
       ? `cheapest_window_in_band($tariff, CAST($slots AS INTEGER), CAST($band_start AS INTEGER), CAST($band_end AS INTEGER), ${range}, ${options})`
       : `${request.perDay ? 'cheapest_window_per_day' : 'cheapest_window'}($tariff, CAST($slots AS INTEGER), ${range}, ${options})`;
-  const found = (await warehouse.all(`SELECT * FROM ${call}`, params)) as unknown as WindowRow[];
+  const columns = selectPrices(['mean_inc_vat', 'mean_exc_vat', 'score_inc_vat'], request.rounded);
+  const found = (await warehouse.all(`SELECT ${columns} FROM ${call}`, params)) as unknown as WindowRow[];
   // one window per range carries no local date (price_windows gives it as null)
   const rows = per === 'range' ? found.map(({ local_date: _date, ...row }) => row) : found;
   if (rows.length === 0) await requireData(warehouse, request.tariff, request);

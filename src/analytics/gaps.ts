@@ -1,8 +1,10 @@
 // Missing half-hours of half-hourly series, per local day: the gaps view of sql/views.
 import type { Warehouse } from '../store/Warehouse.js';
+import { localDaysIn } from './localDays.js';
+import { checkRange, type Range } from './range.js';
 import { requireData } from './requireData.js';
 
-export interface GapsRequest {
+export interface GapsRequest extends Range {
   tariff?: string;
 }
 
@@ -20,12 +22,17 @@ export interface GapRow {
 }
 
 /** Days with missing half-hours, in order; empty = no gaps. NoDataError for a tariff with no prices. */
+/** Days are selected as daily's are: those whose local midnight lies in [from, to). */
 export async function gaps(warehouse: Warehouse, request: GapsRequest = {}): Promise<GapRow[]> {
+  checkRange(request);
+  const { fromDate, toDate } = localDaysIn(request);
   const rows = (await warehouse.all(`
     SELECT * FROM gaps
-    WHERE $tariff IS NULL OR tariff_code = $tariff
+    WHERE ($tariff IS NULL OR tariff_code = $tariff)
+      AND local_date >= coalesce(CAST($from_date AS DATE), DATE '-infinity')
+      AND local_date < coalesce(CAST($to_date AS DATE), DATE 'infinity')
     ORDER BY tariff_code, payment_method NULLS FIRST, rate_type, local_date`,
-    { tariff: request.tariff ?? null },
+    { tariff: request.tariff ?? null, from_date: fromDate ?? null, to_date: toDate ?? null },
   )) as unknown as GapRow[];
   if (rows.length === 0) await requireData(warehouse, request.tariff);
   return rows;

@@ -2,10 +2,13 @@
 // overlap a range (each shown whole).
 import type { Warehouse } from '../store/Warehouse.js';
 import { checkRange, rangeParams, type Range } from './range.js';
+import { selectPrices } from './priceSql.js';
 import { requireData } from './requireData.js';
 
 export interface NegativeRunsRequest extends Range {
   tariff?: string;
+  /** Prices rounded to 4 decimals in SQL, as the exports round them (what the CLI prints). */
+  rounded?: boolean;
 }
 
 export interface NegativeRunRow {
@@ -27,7 +30,7 @@ export interface NegativeRunRow {
 export async function negativeRuns(warehouse: Warehouse, request: NegativeRunsRequest = {}): Promise<NegativeRunRow[]> {
   checkRange(request);
   const rows = (await warehouse.all(`
-    SELECT * FROM negative_runs
+    SELECT ${selectPrices(['min_inc_vat', 'mean_inc_vat', 'mean_exc_vat'], request.rounded)} FROM negative_runs
     WHERE ($tariff IS NULL OR tariff_code = $tariff)
       AND "end" > coalesce(CAST($from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
       AND start < coalesce(CAST($to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')

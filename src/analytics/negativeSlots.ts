@@ -2,10 +2,13 @@
 // range, with their Europe/London wall times.
 import type { Warehouse } from '../store/Warehouse.js';
 import { checkRange, rangeParams, type Range } from './range.js';
+import { priceDoubleSql } from './priceSql.js';
 import { requireData } from './requireData.js';
 
 export interface NegativeSlotsRequest extends Range {
   tariff?: string;
+  /** Prices rounded to 4 decimals in SQL, as the exports round them (what the CLI prints). */
+  rounded?: boolean;
 }
 
 export interface NegativeSlotRow {
@@ -25,11 +28,12 @@ export interface NegativeSlotRow {
 /** Negative half-hours inside [from, to), in time order; empty if none, NoDataError if no prices at all. */
 export async function negativeSlots(warehouse: Warehouse, request: NegativeSlotsRequest = {}): Promise<NegativeSlotRow[]> {
   checkRange(request);
+  const price = (c: string) => (request.rounded ? priceDoubleSql(c) : c);
   const rows = (await warehouse.all(`
     SELECT tariff_code, payment_method, rate_type, local_date, settlement_period,
            slot_start AS start, slot_end AS "end",
            london_iso(slot_start) AS local_start, london_iso(slot_end) AS local_end,
-           value_inc_vat, value_exc_vat
+           ${price('value_inc_vat')} AS value_inc_vat, ${price('value_exc_vat')} AS value_exc_vat
     FROM negative_slots
     WHERE ($tariff IS NULL OR tariff_code = $tariff)
       AND slot_start >= coalesce(CAST($from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')

@@ -1,10 +1,13 @@
 // A product's tariffs region by region over a range: the region_comparison macro of sql/macros.
 import { NoDataError } from '../errors.js';
+import { selectPrices } from './priceSql.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { checkRange, describeRange, rangeParams, type Range } from './range.js';
 
 export interface RegionComparisonRequest extends Range {
   product: string;
+  /** Prices rounded to 4 decimals in SQL, as the exports round them (what the CLI prints). */
+  rounded?: boolean;
 }
 
 export interface RegionComparisonRow {
@@ -31,7 +34,7 @@ export interface RegionComparisonRow {
 export async function regionComparison(warehouse: Warehouse, request: RegionComparisonRequest): Promise<RegionComparisonRow[]> {
   checkRange(request);
   const rows = (await warehouse.all(
-    `SELECT * FROM region_comparison($product, CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ))`,
+    `SELECT ${selectPrices(['min_inc_vat', 'max_inc_vat', 'mean_inc_vat', 'median_inc_vat', 'peak_mean_inc_vat', 'mean_exc_vat'], request.rounded)} FROM region_comparison($product, CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ))`,
     { product: request.product, ...rangeParams(request) },
   )) as unknown as RegionComparisonRow[];
   if (rows.length === 0) {

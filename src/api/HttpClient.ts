@@ -1,9 +1,12 @@
 // One JSON request with bounded retries: 429 (honouring Retry-After), 5xx, resets and connect,
-// header and body timeouts are retried with exponential backoff and jitter, within an attempt and
-// a total-time budget. 400/401/403/404 and invalid records are never retried. undici's RetryAgent
+// header, body and attempt timeouts are retried with exponential backoff and jitter, within an
+// attempt and a total-time budget. Each attempt has a hard deadline (the smaller of a per-attempt
+// cap and what is left of the budget): a body that trickles in never goes idle, so the idle
+// timeouts alone would let it run forever. 400/401/403/404 and invalid records are never retried. undici's RetryAgent
 // is not used because it silently shortens a Retry-After above its cap; here that fails loudly.
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Logger } from 'pino';
+import { anySignal, deadlineSignal } from '../abortSignals.js';
 import { silentLogger } from '../log/createLogger.js';
 import {
   ApiError, ApiValidationError, AuthError, HttpStatusError, InvalidResponseError, NetworkError,
@@ -25,14 +28,17 @@ export interface RetryPolicy {
 
 export interface Timeouts {
   connectMs: number;
+  /** Idle limits: reset by every byte received. */
   headersMs: number;
   bodyMs: number;
+  /** Hard limit on one attempt, from sending to the last byte (capped by what is left of maxTotalMs). */
+  attemptMs: number;
 }
 
 export const DEFAULT_RETRY: RetryPolicy = {
   maxAttempts: 6, baseDelayMs: 500, maxDelayMs: 20_000, maxRetryAfterMs: 120_000, maxTotalMs: 300_000,
 };
-export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, attemptMs: 60_000 };
 
 /** Supplies the Authorization header of authenticated requests. */
 export interface Credentials {
@@ -131,7 +137,8 @@ export class HttpClient {
     for (let attempt = 1; ; attempt++) {
       let outcome: unknown;
       try {
-        return { json: await this.attempt(method, url, body, options, attempt), attempts: attempt, url };
+        const remainingMs = this.retry.maxTotalMs - (this.now() - started);
+        return { json: await this.attempt(method, url, body, options, attempt, remainingMs), attempts: attempt, url };
       } catch (error) {
         outcome = error;
       }
@@ -146,7 +153,8 @@ export class HttpClient {
       if (this.now() - started + delay > this.retry.maxTotalMs) {
         throw new RetriesExhaustedError(last, attempt, `time budget of ${Math.round(this.retry.maxTotalMs / 1000)}s`);
       }
-      this.logger.warn(
+      // Throttling (429) is the server's ordinary flow control, not a problem: info, not a warning.
+      this.logger[last.status === 429 ? 'info' : 'warn'](
         { method, url: shownUrl, attempt, status: last.status, reason: last.code, delay_ms: delay },
         `retrying ${method} after ${last.code}${last.status ? ` ${last.status}` : ''}`,
       );
@@ -161,6 +169,7 @@ export class HttpClient {
     body: string | undefined,
     options: { credentials?: Credentials; signal?: AbortSignal },
     attempt: number,
+    remainingMs: number,
   ): Promise<unknown> {
     const context = { method, url: redactUrl(url), attempts: attempt };
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.userAgent };
@@ -169,14 +178,27 @@ export class HttpClient {
     let response: Dispatcher.ResponseData;
     let text: string;
     this.requestCount++;
+    const limitMs = Math.max(0, Math.min(this.timeouts.attemptMs, remainingMs));
+    const deadline = deadlineSignal(limitMs, () => new Error('attempt deadline'));
+    const signal = anySignal([options.signal, deadline.signal]);
     try {
       response = await request(url, {
-        method, headers, body, dispatcher: this.dispatcher, signal: options.signal,
+        method, headers, body, dispatcher: this.dispatcher, signal: signal.signal,
         headersTimeout: this.timeouts.headersMs, bodyTimeout: this.timeouts.bodyMs,
       });
       text = await response.body.text();
     } catch (error) {
+      if (deadline.expired() && !options.signal?.aborted) {
+        const why = limitMs < this.timeouts.attemptMs ? 'what was left of the time budget' : 'the per-attempt limit';
+        throw new Retryable(new TimeoutError(
+          `no complete response within ${formatSeconds(limitMs)} (${why})`, { ...context, cause: error },
+        ));
+      }
+      if (options.signal?.aborted) throw error; // the caller stopped: not a failure of the server
       throw this.transportFailure(error, context);
+    } finally {
+      deadline.dispose();
+      signal.dispose();
     }
     const status = response.statusCode;
     if (status >= 200 && status < 300) {
@@ -219,6 +241,10 @@ export class HttpClient {
     if (NETWORK_CODES.has(code)) return new Retryable(new NetworkError(`${code}: ${message}`, { ...context, cause: error }));
     return new NetworkError(`${code || 'request failed'}: ${message}`, { ...context, cause: error });
   }
+}
+
+function formatSeconds(ms: number): string {
+  return ms >= 10_000 ? `${Math.round(ms / 1000)}s` : `${Math.round(ms / 100) / 10}s`;
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -1,23 +1,34 @@
 #!/usr/bin/env node
 // The `tariffs` command line: a thin shell that parses flags and calls plain functions.
 // Each command lives in src/cli/commands/<name>.ts and exports `register(program)`.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
+import { packageRoot } from '../paths.js';
 import { EXIT } from '../errors.js';
+import { quietOnClosedPipes } from './closedPipes.js';
 import { commands } from './commands/index.js';
 
 export function buildProgram(): Command {
   const program = new Command();
   program
     .name('tariffs')
+    .version(packageVersion(), '-V, --version', 'print the version of tariffs')
     .description('Half-hourly electricity prices in a local DuckDB warehouse: ingest, query, schedule, export.')
-    .option('--verbose', 'print stack traces on errors')
+    .option('-v, --verbose', 'more detail: info log lines on a terminal, stack traces on errors')
+    .option('--no-color', 'no colour in log lines (also: NO_COLOR=1)')
     .showHelpAfterError('(run with --help for usage)')
     .exitOverride();
   for (const register of commands) register(program);
   return program;
 }
 
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
 export async function main(argv: string[] = process.argv): Promise<void> {
+  quietOnClosedPipes();
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

@@ -1,7 +1,9 @@
 // Renders result rows (plain objects of strings, numbers, booleans, nulls) as a table, CSV or JSON
-// on stdout. JSON is an array of row objects; CSV quoting is left to csv-stringify.
+// on stdout. JSON is an array of row objects; CSV quoting is left to csv-stringify. Tables are for
+// people (src/cli/table.ts): chosen columns, 2-decimal prices, the terminal's width.
 import { stringify } from 'csv-stringify/sync';
 import { UsageError } from '../errors.js';
+import { renderHumanTable } from './table.js';
 
 export type OutputFormat = 'table' | 'csv' | 'json';
 export type Row = Record<string, unknown>;
@@ -17,7 +19,13 @@ export function resolveFormat(flag: string | undefined, isTTY = process.stdout.i
   return flag as OutputFormat;
 }
 
-export function render(rows: Row[], format: OutputFormat, columns?: string[]): string {
+/** Columns of the terminal stdout is, when it is one. */
+export function terminalWidth(stream: NodeJS.WriteStream = process.stdout): number | undefined {
+  return stream.isTTY && stream.columns > 0 ? stream.columns : undefined;
+}
+
+/** `exact`: a table of exactly the columns and values given (an analyst's own SELECT). */
+export function render(rows: Row[], format: OutputFormat, columns?: string[], width = terminalWidth(), exact = false): string {
   const cols = columns ?? (rows[0] ? Object.keys(rows[0]) : []);
   switch (format) {
     case 'json':
@@ -25,7 +33,7 @@ export function render(rows: Row[], format: OutputFormat, columns?: string[]): s
     case 'csv':
       return stringify(rows.map((r) => cols.map((c) => cell(r[c]))), { header: true, columns: cols });
     case 'table':
-      return renderTable(rows, cols);
+      return exact ? renderExactTable(rows, cols) : renderHumanTable(rows, cols, width);
   }
 }
 
@@ -35,7 +43,12 @@ function cell(value: unknown): string {
   return String(value);
 }
 
-function renderTable(rows: Row[], cols: string[]): string {
+export function writeRows(rows: Row[], format: OutputFormat, columns?: string[], exact = false): void {
+  process.stdout.write(render(rows, format, columns, terminalWidth(), exact));
+}
+
+/** Every column selected, every digit: `tariffs sql` shows what the query returned. */
+function renderExactTable(rows: Row[], cols: string[]): string {
   if (cols.length === 0) return '(no rows)\n';
   const body = rows.map((r) => cols.map((c) => cell(r[c])));
   const widths = cols.map((c, i) => Math.max(c.length, ...body.map((line) => line[i]!.length)));
@@ -44,8 +57,4 @@ function renderTable(rows: Row[], cols: string[]): string {
     line.map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
   const lines = [fmt(cols), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(fmt)];
   return `${lines.join('\n')}\n${rows.length} row${rows.length === 1 ? '' : 's'}\n`;
-}
-
-export function writeRows(rows: Row[], format: OutputFormat, columns?: string[]): void {
-  process.stdout.write(render(rows, format, columns));
 }

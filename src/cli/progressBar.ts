@@ -1,7 +1,8 @@
-// A progress bar on stderr when it is a terminal (records fetched of records announced);
-// nothing otherwise, so cron mail and piped logs stay clean.
-import cliProgress from 'cli-progress';
+// A progress bar on stderr when it is a terminal (records fetched of the records the first pages
+// announced); nothing otherwise, so cron mail and piped logs stay clean. Log lines print above it
+// (src/cli/terminal.ts).
 import type { Progress } from '../ingest/ingestRates.js';
+import { terminalBar } from './terminal.js';
 
 export interface ProgressBar extends Progress {
   stop(): void;
@@ -9,17 +10,13 @@ export interface ProgressBar extends Progress {
 
 export function createProgressBar(label: string, stream: NodeJS.WriteStream = process.stderr): ProgressBar | undefined {
   if (!stream.isTTY) return undefined;
-  const bar = new cliProgress.SingleBar({
-    stream, format: `${label} [{bar}] {percentage}% | {value}/{total} records | {eta_formatted} left`,
-    hideCursor: true, clearOnComplete: true, etaBuffer: 50,
-  }, cliProgress.Presets.shades_classic);
+  const bar = terminalBar(`${label} [{bar}] {percentage}% | {value}/{total} records | {eta_formatted} left`, stream);
   let total = 0;
   let value = 0;
-  bar.start(0, 0);
   return {
     expect(records) {
       total += records;
-      bar.setTotal(total);
+      bar.setTotal(Math.max(total, value));
     },
     advance(records) {
       value += records;

@@ -33,7 +33,7 @@ export function action<A extends unknown[]>(
   fn: (...args: A) => Promise<number | void> | number | void,
 ): (...args: A) => Promise<void> {
   return async (...args: A) => {
-    const verbose = process.argv.includes('--verbose');
+    const verbose = process.argv.includes('--verbose') || process.argv.includes('-v');
     try {
       const code = await fn(...args);
       process.exitCode = typeof code === 'number' ? code : EXIT.OK;

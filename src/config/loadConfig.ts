@@ -1,11 +1,17 @@
 // The one place that reads process.env and the config file: everything else receives a Config.
 // Precedence: command-line flags > environment > config file > defaults.
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { normaliseBaseUrl } from '../api/urls.js';
 import { UsageError } from '../errors.js';
+import { parseCron } from '../schedule/fireTimes.js';
+import { parseUserDateTime } from '../time/index.js';
 
 export const DEFAULT_BASE_URL = 'https://api.octopus.energy/v1/';
 export const DEFAULT_DB = 'data/tariffs.duckdb';
+/** Half an hour, the rates job's period: a stuck run holds the database at most one tick. */
+export const DEFAULT_MAX_RUN_SECONDS = 1800;
 
 const scheduleSchema = z.string().min(1);
 
@@ -21,6 +27,7 @@ export const configFileSchema = z.strictObject({
   default_from: z.string().min(1).optional(),
   lookback_hours: z.number().int().min(0).max(24 * 14).optional(),
   concurrency: z.number().int().min(1).max(32).optional(),
+  max_run_seconds: z.number().int().min(0).max(7 * 24 * 3600).optional(),
   schedules: z.strictObject({
     products: scheduleSchema.optional(),
     rates: scheduleSchema.optional(),
@@ -37,7 +44,10 @@ export type ConfigFile = z.infer<typeof configFileSchema>;
 export interface Config {
   db: string;
   baseUrl: string;
-  logLevel: string;
+  /** TARIFFS_LOG_LEVEL when set; else the logger decides (warn on a terminal, info otherwise). */
+  logLevel?: string;
+  /** False when NO_COLOR is set (https://no-color.org). */
+  color: boolean;
   /** Secrets: never logged, never written. */
   apiKey?: string;
   token?: string;
@@ -50,6 +60,8 @@ export interface Config {
   defaultFrom?: string;
   lookbackHours: number;
   concurrency: number;
+  /** Wall-clock bound of one ingest run; then it stops as on SIGTERM. 0 = unbounded. */
+  maxRunSeconds: number;
   schedules: { products?: string; rates?: string; day_ahead?: string; reports?: string };
   reports: { dir: string; formats: ('csv' | 'parquet' | 'html')[] };
   /** The config file the values came from, if any (for error messages). */
@@ -66,22 +78,34 @@ export interface ConfigOverrides {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
+/** Where the config comes from without --config: TARIFFS_CONFIG, else
+ *  $XDG_CONFIG_HOME/tariffs/config.json (~/.config/tariffs/config.json) when that file exists. */
+export function configFileFrom(env: NodeJS.ProcessEnv): string | undefined {
+  const named = nonEmpty(env.TARIFFS_CONFIG);
+  if (named) return named;
+  const base = nonEmpty(env.XDG_CONFIG_HOME) ?? (nonEmpty(env.HOME) ? join(env.HOME!, '.config') : undefined);
+  const file = base ? join(base, 'tariffs', 'config.json') : undefined;
+  return file && existsSync(file) ? file : undefined;
+}
+
 export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): Config {
-  const fileValues = overrides.configFile ? readConfigFile(overrides.configFile) : {};
-  const logLevel = overrides.logLevel ?? env.TARIFFS_LOG_LEVEL ?? 'info';
-  if (!LOG_LEVELS.includes(logLevel)) {
+  const configFile = overrides.configFile ?? configFileFrom(env);
+  const fileValues = configFile ? readConfigFile(configFile) : {};
+  const logLevel = overrides.logLevel ?? nonEmpty(env.TARIFFS_LOG_LEVEL);
+  if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel)) {
     throw new UsageError(`TARIFFS_LOG_LEVEL: '${logLevel}' is not one of ${LOG_LEVELS.join(', ')}`);
   }
   const config: Config = {
     db: overrides.db ?? env.TARIFFS_DB ?? fileValues.db ?? DEFAULT_DB,
     baseUrl: overrides.baseUrl ?? env.TARIFFS_BASE_URL ?? fileValues.base_url ?? DEFAULT_BASE_URL,
-    logLevel,
+    color: nonEmpty(env.NO_COLOR) === undefined,
     authMode: parseAuthMode(env.TARIFFS_AUTH),
     tariffs: fileValues.tariffs ?? [],
     products: fileValues.products ?? [],
     accounts: fileValues.accounts ?? [],
     lookbackHours: fileValues.lookback_hours ?? 48,
     concurrency: fileValues.concurrency ?? 4,
+    maxRunSeconds: fileValues.max_run_seconds ?? DEFAULT_MAX_RUN_SECONDS,
     schedules: fileValues.schedules ?? {},
     reports: {
       dir: fileValues.reports?.dir ?? 'data/reports',
@@ -89,12 +113,45 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     },
   };
   if (fileValues.default_from !== undefined) config.defaultFrom = fileValues.default_from;
-  if (overrides.configFile) config.file = overrides.configFile;
+  if (configFile) config.file = configFile;
+  if (logLevel !== undefined) config.logLevel = logLevel;
   const apiKey = overrides.apiKeyFile ? readApiKeyFile(overrides.apiKeyFile) : nonEmpty(env.TARIFFS_API_KEY);
   if (apiKey) config.apiKey = apiKey;
   const token = nonEmpty(env.TARIFFS_TOKEN);
   if (token) config.token = token;
+  checkValues(config, fileValues, overrides.baseUrl !== undefined ? '--base-url' : env.TARIFFS_BASE_URL !== undefined ? 'TARIFFS_BASE_URL' : 'base_url');
   return config;
+}
+
+/** Values that parse but must also mean something — the base URL, default_from, each schedule —
+ *  checked now, every problem listed, so that nothing starts with a config that will fail later. */
+function checkValues(config: Config, file: ConfigFile, baseUrlSource: string): void {
+  const problems = valueProblems({ ...file, base_url: config.baseUrl }, baseUrlSource);
+  if (problems.length === 0) return;
+  throw new UsageError(config.file ? listed(`--config ${config.file}`, problems) : problems.join('\n  '));
+}
+
+function valueProblems(values: { base_url?: unknown; default_from?: unknown; schedules?: unknown }, baseUrlSource = 'base_url'): string[] {
+  const problems: string[] = [];
+  const attempt = (fn: () => unknown) => {
+    try {
+      fn();
+    } catch (error) {
+      problems.push((error as Error).message);
+    }
+  };
+  if (typeof values.base_url === 'string') attempt(() => normaliseBaseUrl(values.base_url as string, baseUrlSource));
+  if (typeof values.default_from === 'string') attempt(() => parseUserDateTime(values.default_from as string, 'default_from'));
+  if (values.schedules && typeof values.schedules === 'object') {
+    for (const [key, expression] of Object.entries(values.schedules)) {
+      if (typeof expression === 'string' && expression.trim() !== 'off') attempt(() => parseCron(expression.trim(), `schedules.${key}`));
+    }
+  }
+  return problems;
+}
+
+function listed(where: string, problems: string[]): string {
+  return `${where}: ${problems.length === 1 ? problems[0] : `${problems.length} problems:\n  ${problems.join('\n  ')}`}`;
 }
 
 function parseAuthMode(value: string | undefined): 'basic' | 'token' {
@@ -123,9 +180,13 @@ export function readConfigFile(file: string): ConfigFile {
   }
   const parsed = configFileSchema.safeParse(json);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const path = issue.path.length ? issue.path.join('.') : '(top level)';
-    throw new UsageError(`--config ${file}: ${path}: ${issue.message}`);
+    // Every problem at once, each with its key: fixing a config should not take one run per error.
+    const problems = parsed.error.issues.map((issue) => {
+      const path = issue.path.length ? issue.path.join('.') : '(top level)';
+      return `${path}: ${issue.message}`;
+    });
+    if (json && typeof json === 'object') problems.push(...valueProblems(json as Record<string, unknown>));
+    throw new UsageError(listed(`--config ${file}`, problems));
   }
   return parsed.data;
 }

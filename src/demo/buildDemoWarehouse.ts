@@ -28,7 +28,8 @@ export async function buildDemoWarehouse(db: string, logger: Logger): Promise<De
   const tmp = join(dir, `${tmpPrefix}${process.pid}`);
   const sandbox = await startSandbox({ logger });
   try {
-    const tariffs = [...new Set(sandbox.tariffs().map((t) => t.tariffCode))].sort();
+    // Tariffs with unit rates (one recorded extract has standing charges only: nothing to show).
+    const tariffs = [...new Set(sandbox.tariffs().filter((t) => t.kind.endsWith('unit-rates')).map((t) => t.tariffCode))].sort();
     logger.info({ baseUrl: sandbox.baseUrl, tariffs: tariffs.length }, 'demo: sandbox started; ingesting');
     const config = { ...loadConfig({ db: tmp, baseUrl: sandbox.baseUrl }, {}), defaultFrom: DEMO_FROM.toISOString() };
     const ingest = await runIngest(

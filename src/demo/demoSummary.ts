@@ -55,17 +55,33 @@ export async function demoSummary(warehouse: Warehouse, tariffs: string[]): Prom
   return summary;
 }
 
+/** On one 40-line screen: tables without their row counts, tariffs without negative prices named
+ *  in a line, clock-change days counted per tariff (each day's half-hours are in \`tariffs daily\`). */
 export function formatDemoSummary(summary: DemoSummary): string {
   const days = summary.clockChanges;
   const complete = days.filter((d) => d.slots === d.expected_slots);
+  const table = (rows: SummaryRow[]) => render(rows, 'table').replace(/\n\d+ rows?[^\n]*\n$/, '\n');
+  const negative = summary.negatives.filter((n) => (n.negative_half_hours as number) > 0);
+  const none = summary.negatives.filter((n) => n.negative_half_hours === 0).map((n) => n.tariff_code);
+  const perTariff = [...new Set(days.map((d) => d.tariff_code as string))].map((tariff) => {
+    const own = days.filter((d) => d.tariff_code === tariff);
+    const ok = (n: number) => own.filter((d) => d.expected_slots === n && d.slots === n).length;
+    return {
+      tariff_code: tariff, first: own[0]!.local_date, last: own.at(-1)!.local_date,
+      clocks_forward_46: `${ok(46)}/${own.filter((d) => d.expected_slots === 46).length}`,
+      clocks_back_50: `${ok(50)}/${own.filter((d) => d.expected_slots === 50).length}`,
+    };
+  });
   return [
     'Cheapest 2-hour window of the latest complete local day (p/kWh inc VAT):',
-    render(summary.cheapest, 'table'),
+    table(summary.cheapest),
     'Negative prices:',
-    render(summary.negatives, 'table'),
+    table(negative),
+    ...(none.length > 0 ? [`No negative prices: ${none.join(', ')}.`] : []),
+    '',
     `Clock-change days found: ${days.length} (${complete.length} complete; ` +
-      `${complete.filter((d) => d.slots === 46).length} of 46 half-hours, ${complete.filter((d) => d.slots === 50).length} of 50):`,
-    render(days, 'table'),
+      `${complete.filter((d) => d.slots === 46).length} of 46 half-hours, ${complete.filter((d) => d.slots === 50).length} of 50), complete/found per tariff:`,
+    table(perTariff as unknown as SummaryRow[]),
   ].join('\n');
 }
 

@@ -1,18 +1,24 @@
 // One ingest run end to end: open the warehouse for writing (exit 75 if another process has it),
 // refresh products, resolve the tracked tariffs, fetch and store their rates, record the run,
-// CHECKPOINT. The CLI command, the scheduler's jobs and the demo all call this.
+// CHECKPOINT. The CLI command, the scheduler's jobs and the demo all call this. A run lasts at
+// most max_run_seconds: then it stops as on SIGTERM (the current write finishes, the run is
+// recorded as interrupted), so a stuck server cannot hold the database for ever.
 import type { Logger } from 'pino';
 import { OctopusClient } from '../api/OctopusClient.js';
 import { credentialsFrom, type AuthMode } from '../api/credentials.js';
 import { normaliseBaseUrl } from '../api/urls.js';
 import type { HttpClientOptions } from '../api/HttpClient.js';
 import type { Config } from '../config/loadConfig.js';
+import { anySignal, deadlineSignal } from '../abortSignals.js';
 import { UsageError } from '../errors.js';
 import { finishRun, startRun, type RunStatus } from '../store/ingestRuns.js';
+import { STORAGE_CODES, StorageError } from '../store/StorageError.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { upsertTariffs } from '../store/writeCatalog.js';
 import { localDateOf, localDayBounds, parseUserDateTime } from '../time/index.js';
-import { ingestRates, type IngestRatesResult, type Progress } from './ingestRates.js';
+import { describeEmptyRates, type EmptyRates } from './emptyRates.js';
+import { ingestRates, type IngestRatesResult, type Progress, type TariffOutcome } from './ingestRates.js';
+import { recordOptionalOutcomes, type MissingResource } from './optionalResources.js';
 import { resolveTargets, type IngestTarget, type TargetRequest } from './resolveTargets.js';
 import { refreshProducts } from './refreshProducts.js';
 
@@ -54,6 +60,10 @@ export interface IngestSummary {
   requests: number;
   seconds: number;
   errors: string[];
+  /** Optional resources this run could not get (each also logged as one warning). */
+  missing_optional: MissingResource[];
+  /** Required rate kinds that came back empty, with a hint where the product's detail has one. */
+  empty: EmptyRates[];
 }
 
 const DAY_MS = 86_400_000;
@@ -81,19 +91,26 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     ...context.http,
   });
   let warehouse: Warehouse | undefined;
+  const limitMs = config.maxRunSeconds > 0 ? config.maxRunSeconds * 1000 : Infinity;
+  const timeLimit = deadlineSignal(limitMs, () => new Error(timeLimitMessage(config.maxRunSeconds)));
+  const stop = anySignal([context.signal, timeLimit.signal]);
+  const signal = stop.signal;
   try {
     // Writing needs little memory, and DuckDB would otherwise keep what it wrote cached.
     warehouse = await Warehouse.open(config.db, {
       logger: context.logger, busyTimeoutMs: context.busyTimeoutMs ?? 0, memoryLimit: INGEST_MEMORY_LIMIT,
     });
     const runId = await startRun(warehouse, job, now());
-    const logger = context.logger.child({ run_id: runId, job });
+    // Bound once each: a job's logger already carries `job` (pino would print a key twice).
+    const logger = context.logger.child('job' in context.logger.bindings() ? { run_id: runId } : { run_id: runId, job });
     let products = 0;
     let result: IngestRatesResult | undefined;
     let targets: IngestTarget[] = [];
+    let missing: MissingResource[] = [];
+    let empty: EmptyRates[] = [];
     try {
       if (!request.noProducts) {
-        products = (await refreshProducts(client, warehouse, now(), context.signal)).products;
+        products = (await refreshProducts(client, warehouse, now(), signal)).products;
         logger.info({ products }, 'products refreshed');
       }
       if (!request.productsOnly) {
@@ -103,32 +120,104 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
         result = await ingestRates({
           warehouse, client, logger, targets, runId, now, from: request.from, to: request.to,
           defaultFrom: defaultFromOf(config, now()), lookbackMs: config.lookbackHours * 3600_000,
-          concurrency: config.concurrency, signal: context.signal, progress: context.progress,
+          concurrency: config.concurrency, signal, progress: context.progress,
         });
+        missing = result.tariffs.filter((t) => t.ok).flatMap((t) => t.missing); // a failed tariff's own error says enough
+        const empties = result.tariffs.filter((t) => t.ok && t.empty.length > 0)
+          .map((t) => ({ target: targets.find((x) => x.tariffCode === t.tariffCode)!, kinds: t.empty }));
+        if (empties.length > 0 && !signal.aborted) {
+          const described = await describeEmptyRates(client, logger, empties, signal);
+          empty = described.empty;
+          missing = [...missing, ...described.missing];
+        }
+        await recordOptionalOutcomes(warehouse, runId, now(), result.optionalPresent, missing);
       }
     } catch (error) {
-      await finishRun(warehouse, runId, context.signal?.aborted ? 'interrupted' : 'failed',
-        { requests: client.http.requestCount }, now(), (error as Error).message).catch(() => undefined);
-      throw error;
+      const timedOut = timeLimit.expired() && !context.signal?.aborted;
+      const message = timedOut ? timeLimitMessage(config.maxRunSeconds) : (error as Error).message;
+      const runStatus: RunStatus = timedOut ? 'interrupted' : signal.aborted ? 'interrupted' : 'failed';
+      await finishRun(warehouse, runId, runStatus, { requests: client.http.requestCount }, now(), message).catch(() => undefined);
+      if (!timedOut && !(error instanceof StorageError)) throw error;
+      // Stopped by the time limit, or the file or disk failed: recorded if it still can be; the
+      // caller gets a summary (printed even so), not a throw.
+      const summary = summaryOf(runId, job, runStatus, targets, products, undefined, client, started, [message], missing, empty);
+      logger.warn({ ...summary, errors: undefined }, `ingest ${runStatus}`);
+      return summary;
     }
     const failures = result?.tariffs.filter((t) => !t.ok) ?? [];
-    const status: RunStatus = result?.interrupted ? 'interrupted' : failures.length > 0 ? 'partial' : 'ok';
-    const summary: IngestSummary = {
-      run_id: runId, job, status, tariffs: targets.length, tariffs_failed: failures.length, products,
-      inserted: result?.inserted ?? 0, updated: result?.updated ?? 0, unchanged: result?.unchanged ?? 0,
-      pages: result?.pages ?? 0, requests: client.http.requestCount,
-      seconds: Math.round((Date.now() - started) / 10) / 100,
-      errors: failures.map((f) => f.error ?? f.tariffCode),
-    };
-    await finishRun(warehouse, runId, status, {
-      pages: summary.pages, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged,
-      requests: summary.requests, tariffsOk: targets.length - failures.length, tariffsFailed: failures.length,
-    }, now(), summary.errors.length ? summary.errors.join('; ') : undefined);
-    await warehouse.checkpoint();
-    logger.info({ ...summary, errors: undefined }, `ingest ${status}`);
+    // a failure of the file or the disk is the run's, not one tariff's
+    const storageFailed = failures.some((f) => STORAGE_CODES.has(f.errorCode ?? ''));
+    const status: RunStatus = result?.interrupted ? 'interrupted' : storageFailed ? 'failed' : failures.length > 0 ? 'partial' : 'ok';
+    let storageError: StorageError | undefined;
+    try {
+      await forgetUnknownTariffs(warehouse, failures); // rewrites the errors of unknown tariffs
+    } catch (error) {
+      if (!(error instanceof StorageError)) throw error;
+      storageError = error;
+    }
+    const errors = failures.map((f) => f.error ?? f.tariffCode);
+    if (result?.interrupted && timeLimit.expired() && !context.signal?.aborted) errors.push(timeLimitMessage(config.maxRunSeconds));
+    const summary = summaryOf(runId, job, status, targets, products, result, client, started, errors, missing, empty);
+    try {
+      if (storageError) throw storageError;
+      await finishRun(warehouse, runId, status, {
+        pages: summary.pages, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged,
+        requests: summary.requests, tariffsOk: targets.length - failures.length, tariffsFailed: failures.length,
+        missingOptional: missing, emptyRequired: empty,
+      }, now(), summary.errors.length ? summary.errors.join('; ') : undefined);
+      await warehouse.checkpoint();
+    } catch (error) {
+      if (!(error instanceof StorageError)) throw error;
+      // e.g. a full disk at the final CHECKPOINT: what was committed is in the WAL, replayed on
+      // the next open; the summary still says what happened
+      const failed = { ...summary, status: 'failed' as const, errors: [...summary.errors, error.message] };
+      logger.error({ ...failed, errors: undefined, err: { code: error.code, message: error.message } }, 'ingest failed');
+      return failed;
+    }
+    const { run_id: _run, job: _job, errors: _errors, ...counts } = summary;
+    logger.info({ ...counts, missing_optional: missing.length || undefined, empty: empty.length || undefined }, `ingest ${status}`);
     return summary;
   } finally {
-    warehouse?.close();
+    timeLimit.dispose();
+    stop.dispose();
+    try {
+      warehouse?.close();
+    } catch {
+      // a database DuckDB has invalidated may refuse to close cleanly; the process ends anyway
+    }
     await client.close();
+  }
+}
+
+function timeLimitMessage(seconds: number): string {
+  return `stopped after max_run_seconds (${seconds} s): what was committed is kept; the next run continues from there`;
+}
+
+function summaryOf(
+  runId: number, job: string, status: RunStatus, targets: IngestTarget[], products: number,
+  result: IngestRatesResult | undefined, client: OctopusClient, started: number, errors: string[],
+  missing: MissingResource[], empty: EmptyRates[],
+): IngestSummary {
+  const failed = result?.tariffs.filter((t) => !t.ok).length ?? 0;
+  return {
+    run_id: runId, job, status, tariffs: targets.length, tariffs_failed: failed, products,
+    inserted: result?.inserted ?? 0, updated: result?.updated ?? 0, unchanged: result?.unchanged ?? 0,
+    pages: result?.pages ?? 0, requests: client.http.requestCount,
+    seconds: Math.round((Date.now() - started) / 10) / 100,
+    errors,
+    missing_optional: missing,
+    empty,
+  };
+}
+
+/** A tariff whose standard rates answer 404 does not exist: say so plainly, and drop it from
+ *  `tariffs` unless rates of it were stored before (a code that once existed stays listed). */
+async function forgetUnknownTariffs(warehouse: Warehouse, failures: TariffOutcome[]): Promise<void> {
+  for (const f of failures) {
+    if (f.errorStatus !== 404 || f.errorKind !== 'standard') continue;
+    f.error = `unknown tariff ${f.tariffCode}: the API has no standard unit rates for it (404); check the code `
+      + `(\`tariffs regions --list --product PRODUCT\` lists a product's tariff codes)`;
+    await warehouse.run(`DELETE FROM tariffs WHERE tariff_code = $code
+      AND NOT EXISTS (SELECT 1 FROM unit_rates WHERE tariff_code = $code)`, { code: f.tariffCode });
   }
 }

@@ -4,8 +4,11 @@
 // its first page holds the newest rates and says how many there are. Older data, if any, is then
 // cut into chunks of whole pages over the range it really covers, fetched by a bounded pool of
 // workers and committed oldest first, one transaction per chunk with the tariff's cursor, the
-// probe's page last. A run killed at any moment resumes without gaps; a tariff that fails stops
-// at its last good chunk while the others carry on.
+// probe's page last. The oldest chunk is a single page, committed as soon as it arrives, so that
+// even a run cut short within seconds moves the cursor. A run killed at any moment resumes
+// without gaps; a tariff that fails keeps every chunk before the failing one and stops fetching
+// at once (src/ingest/ChunkGate.ts) while the others carry on. A failed optional resource (standing charges)
+// is a warning that costs the tariff nothing (src/ingest/optionalResources.ts).
 import type { Logger } from 'pino';
 import type { OctopusClient } from '../api/OctopusClient.js';
 import type { Page } from '../api/paginate.js';
@@ -15,10 +18,17 @@ import { RateColumns } from '../store/RateColumns.js';
 import { prepareStaging, writeRateBatch, writeRateBatches, type RateKind, type WriteCounts } from '../store/writeRates.js';
 import type { IngestTarget } from './resolveTargets.js';
 import { HALF_HOUR_MS } from '../time/index.js';
+import { ChunkGate, PROBE_INDEX } from './ChunkGate.js';
+import {
+  missingFrom, optionalResourceOf, recentlyMissing, resourceKey, warnMissing, type MissingResource, type OptionalResource,
+} from './optionalResources.js';
 
 /** 6 pages of 1500 half-hours: a full chunk of a half-hourly tariff is exactly 6 requests —
  *  small enough to spread a few tariffs over the workers, large enough to keep commits few. */
 export const DEFAULT_CHUNK_SLOTS = 9_000;
+/** The oldest chunk of a backfill is one page: its commit comes after two requests (the probe
+ *  and itself), so a run stopped early still moves the cursor, and the next one goes on from there. */
+export const FIRST_CHUNK_SLOTS = 1_500;
 /** Fetched chunks not yet written, at most (bounds memory: a chunk is a few number columns). */
 const MAX_QUEUED = 8;
 /** Rates committed in one transaction, at most (unless a single batch is larger). */
@@ -56,8 +66,15 @@ export interface TariffOutcome extends WriteCounts {
   ok: boolean;
   error?: string;
   errorCode?: string;
+  /** HTTP status and rate kind of the failure, when an answer said why (404: no such tariff). */
+  errorStatus?: number;
+  errorKind?: RateKind;
   pages: number;
   chunks: number;
+  /** Optional resources this run could not get for the tariff. */
+  missing: MissingResource[];
+  /** Required rate kinds whose window came back empty (`count: 0`). */
+  empty: RateKind[];
 }
 
 export interface IngestRatesResult extends WriteCounts {
@@ -65,6 +82,8 @@ export interface IngestRatesResult extends WriteCounts {
   requests: number;
   tariffs: TariffOutcome[];
   interrupted: boolean;
+  /** Optional resources asked for and stored (for optional_resources). */
+  optionalPresent: { tariff: string; resource: OptionalResource }[];
 }
 
 interface Stream {
@@ -77,6 +96,8 @@ interface Stream {
 /** A window of one stream, fetched (or, for a probe's page, already fetched) and written. */
 interface Chunk {
   stream: Stream;
+  /** Position in its stream, oldest first; the probe's page is the last. */
+  index: number;
   target: IngestTarget;
   kind: RateKind;
   from: Date;
@@ -101,20 +122,45 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   const requestsBefore = client.http.requestCount;
   await prepareStaging(warehouse);
   const outcomes = new Map<string, TariffOutcome>(targets.map((t) => [t.tariffCode, {
-    tariffCode: t.tariffCode, ok: true, inserted: 0, updated: 0, unchanged: 0, pages: 0, chunks: 0,
+    tariffCode: t.tariffCode, ok: true, inserted: 0, updated: 0, unchanged: 0, pages: 0, chunks: 0, missing: [], empty: [],
   }]));
   const outcomeOf = (chunk: { target: IngestTarget }) => outcomes.get(chunk.target.tariffCode)!;
   const chunkMs = (options.chunkSlots ?? DEFAULT_CHUNK_SLOTS) * HALF_HOUR_MS;
   const failed = new Set<string>();
-  const stopped = (target: IngestTarget) => failed.has(target.tariffCode) || options.signal?.aborted === true;
-  const fail = (target: IngestTarget, kind: RateKind, error: unknown) => {
-    const outcome = outcomes.get(target.tariffCode)!;
-    failed.add(target.tariffCode);
-    outcome.ok = false;
-    outcome.error ??= `${target.tariffCode}: ${(error as Error).message}`;
-    outcome.errorCode ??= (error as { code?: string }).code;
-    logger.error({ tariff: target.tariffCode, kind, err: summarise(error) }, 'tariff failed');
+  /** Optional streams given up on (tariff|resource): the tariff's other streams carry on. */
+  const skipped = new Set<string>();
+  const stopped = ({ target, kind }: { target: IngestTarget; kind: RateKind }) => {
+    const optional = optionalResourceOf(kind);
+    return failed.has(target.tariffCode) || options.signal?.aborted === true
+      || (optional !== undefined && skipped.has(resourceKey(target.tariffCode, optional)));
   };
+  const gate = new ChunkGate<Stream>(stopped);
+  /** Chunk `index` of `stream` failed (a probe: index 0). */
+  const fail = (stream: Stream, index: number, error: unknown) => {
+    const { target, kind } = stream;
+    const outcome = outcomes.get(target.tariffCode)!;
+    const optional = optionalResourceOf(kind);
+    if (optional !== undefined) {
+      const key = resourceKey(target.tariffCode, optional);
+      if (!skipped.has(key)) {
+        skipped.add(key);
+        const missing = missingFrom(target.tariffCode, optional, error);
+        outcome.missing.push(missing);
+        warnMissing(logger, missing, error);
+      }
+    } else {
+      if (!failed.has(target.tariffCode)) logger.error({ tariff: target.tariffCode, kind, chunk: index, err: summarise(error) }, 'tariff failed');
+      failed.add(target.tariffCode);
+      outcome.ok = false;
+      outcome.error ??= `${target.tariffCode}: ${(error as Error).message}`;
+      outcome.errorCode ??= (error as { code?: string }).code;
+      outcome.errorStatus ??= (error as { status?: number }).status;
+      outcome.errorKind ??= kind;
+    }
+    gate.failed(stream, index);
+  };
+  /** Written only if the run goes on and every earlier chunk of its stream was written. */
+  const writable = (chunk: Chunk) => options.signal?.aborted !== true && gate.mayWrite(chunk.stream, chunk.index);
 
   // One connection writes, in the order batches are queued. A chunk is queued only once the
   // previous chunk of its stream is queued, so each stream commits in order. The writer takes
@@ -143,7 +189,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
         rows += pending[take]!.rates.length;
         if (rows > MAX_GROUP_ROWS) break;
       }
-      const group = pending.splice(0, take).filter((item) => !stopped(item.chunk.target));
+      const group = pending.splice(0, take).filter((item) => writable(item.chunk));
       notifySpace();
       if (group.length === 0) continue;
       const started = performance.now();
@@ -152,19 +198,22 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
         group.forEach((item, i) => record(item.chunk, counts[i]!));
       } catch (groupError) {
         if (group.length === 1) {
-          fail(group[0]!.chunk.target, group[0]!.chunk.kind, groupError);
+          fail(group[0]!.chunk.stream, group[0]!.chunk.index, groupError);
         } else {
           for (const item of group) {
-            if (stopped(item.chunk.target)) continue;
+            if (!writable(item.chunk)) continue;
             try {
               record(item.chunk, await writeRateBatch(warehouse, batchOf(item)));
             } catch (error) {
-              fail(item.chunk.target, item.chunk.kind, error);
+              fail(item.chunk.stream, item.chunk.index, error);
             }
           }
         }
       }
-      logger.debug({ batches: group.length, rows: group.reduce((n, item) => n + item.rates.length, 0), ms: Math.round(performance.now() - started) }, 'batches written');
+      logger.debug({
+        batches: group.length, rows: group.reduce((n, item) => n + item.rates.length, 0), ms: Math.round(performance.now() - started),
+        kinds: [...new Set(group.map((item) => item.chunk.kind))],
+      }, 'batches written');
     }
   };
   const startWriter = (): void => {
@@ -188,14 +237,16 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     while (pending.length + held >= MAX_QUEUED) await new Promise<void>((resolve) => spaceWaiters.push(resolve));
   };
 
-  const queue: WorkItem[] = (await planStreams(options, now())).map((stream) => ({ type: 'probe', stream }));
+  const streams = await planStreams(options, now());
+  const queue: WorkItem[] = streams.map((stream) => ({ type: 'probe', stream }));
   const tails: Promise<void>[] = [];
 
   const probe = async (stream: Stream): Promise<void> => {
-    if (stopped(stream.target)) return;
+    if (options.signal?.aborted || !gate.mayFetch(stream, PROBE_INDEX)) return;
     const outcome = outcomes.get(stream.target.tariffCode)!;
     let first: Page<UnitRate> | undefined;
-    const pages = ratePages(client, stream, stream.from, stream.to, options.signal);
+    const fetch = gate.track(stream, PROBE_INDEX, options.signal);
+    const pages = ratePages(client, stream, stream.from, stream.to, fetch.signal);
     const rates = new RateColumns();
     try {
       for await (const page of pages) {
@@ -211,12 +262,15 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
         }
       }
     } catch (error) {
-      if (!isAbort(error, options.signal)) fail(stream.target, stream.kind, error);
+      if (!isAbort(error, options.signal) && gate.mayFetch(stream, PROBE_INDEX)) fail(stream, 0, error);
       return;
+    } finally {
+      fetch.done();
     }
+    if (first?.count === 0 && optionalResourceOf(stream.kind) === undefined) outcome.empty.push(stream.kind);
     const oldest = rates.startRange()?.earliest;
     const spans = first && oldest !== undefined && rates.length < first.count
-      ? splitWindow(stream.from, new Date(oldest), chunkMs, now())
+      ? splitWindow(stream.from, new Date(oldest), chunkMs, now(), FIRST_CHUNK_SLOTS * HALF_HOUR_MS)
       : [];
     const chunks = chainChunks(stream, [...spans, { from: spans.length ? new Date(oldest!) : stream.from, to: stream.to }]);
     const newest = chunks.pop()!;
@@ -224,7 +278,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     wake();
     // The probe's page holds the newest rates: written after every older chunk.
     tails.push(newest.previous.then(() => {
-      if (!stopped(stream.target)) write(newest, rates);
+      if (writable(newest)) write(newest, rates);
       newest.enqueued();
     }));
   };
@@ -233,17 +287,25 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   // worker goes on to the next item); `held` counts those still waiting for a predecessor.
   const fetchAndWrite = async (chunk: Chunk): Promise<void> => {
     let rates: RateColumns;
-    try {
-      if (stopped(chunk.target)) return chunk.enqueued();
-      rates = await fetchAll(client, chunk, options, outcomeOf(chunk));
-    } catch (error) {
-      if (!isAbort(error, options.signal)) fail(chunk.target, chunk.kind, error);
+    if (options.signal?.aborted || !gate.mayFetch(chunk.stream, chunk.index)) {
+      gate.cut(chunk.stream, chunk.index);
       return chunk.enqueued();
+    }
+    const fetch = gate.track(chunk.stream, chunk.index, options.signal);
+    try {
+      rates = await fetchAll(client, chunk, fetch.signal, options, outcomeOf(chunk));
+    } catch (error) {
+      // stopped by the run or by its tariff's failure elsewhere: not a failure of its own
+      if (isAbort(error, options.signal) || !gate.mayFetch(chunk.stream, chunk.index)) gate.cut(chunk.stream, chunk.index);
+      else fail(chunk.stream, chunk.index, error);
+      return chunk.enqueued();
+    } finally {
+      fetch.done();
     }
     held++;
     tails.push(chunk.previous.then(() => {
       held--;
-      if (!stopped(chunk.target)) write(chunk, rates);
+      if (writable(chunk)) write(chunk, rates);
       chunk.enqueued();
       notifySpace();
     }));
@@ -290,7 +352,12 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
       logger.info({ tariff: t.tariffCode, inserted: t.inserted, updated: t.updated, unchanged: t.unchanged, pages: t.pages }, 'tariff done');
     }
   }
+  const optionalPresent = streams.flatMap((stream) => {
+    const resource = optionalResourceOf(stream.kind);
+    return resource === undefined || stopped(stream) ? [] : [{ tariff: stream.target.tariffCode, resource }];
+  });
   return {
+    optionalPresent,
     inserted: sum(tariffs, 'inserted'), updated: sum(tariffs, 'updated'), unchanged: sum(tariffs, 'unchanged'),
     pages: sum(tariffs, 'pages'), requests: client.http.requestCount - requestsBefore, tariffs,
     interrupted: options.signal?.aborted === true,
@@ -305,9 +372,11 @@ function ratePages(client: OctopusClient, stream: Stream, from: Date, to: Date |
     : client.electricityRates(target.productCode, target.tariffCode, endpointOf(kind), period, { signal });
 }
 
-async function fetchAll(client: OctopusClient, chunk: Chunk, options: IngestRatesOptions, outcome: TariffOutcome): Promise<RateColumns> {
+async function fetchAll(
+  client: OctopusClient, chunk: Chunk, signal: AbortSignal, options: IngestRatesOptions, outcome: TariffOutcome,
+): Promise<RateColumns> {
   const rates = new RateColumns();
-  for await (const page of ratePages(client, chunk.stream, chunk.from, chunk.to, options.signal)) {
+  for await (const page of ratePages(client, chunk.stream, chunk.from, chunk.to, signal)) {
     rates.pushAll(page.records);
     outcome.pages++;
     options.progress?.advance(page.records.length);
@@ -318,10 +387,10 @@ async function fetchAll(client: OctopusClient, chunk: Chunk, options: IngestRate
 /** Chunks over consecutive spans of a stream, each queued for writing after the one before. */
 function chainChunks(stream: Stream, spans: { from: Date; to: Date | undefined }[]): Chunk[] {
   let previous: Promise<void> = Promise.resolve();
-  return spans.map((span) => {
+  return spans.map((span, index) => {
     let enqueued!: () => void;
     const done = new Promise<void>((resolve) => (enqueued = resolve));
-    const chunk: Chunk = { stream, target: stream.target, kind: stream.kind, from: span.from, to: span.to, previous, enqueued, done };
+    const chunk: Chunk = { stream, index, target: stream.target, kind: stream.kind, from: span.from, to: span.to, previous, enqueued, done };
     previous = done;
     return chunk;
   });
@@ -343,6 +412,7 @@ async function planStreams(options: IngestRatesOptions, now: Date): Promise<Stre
     cursors.set(`${row.tariff_code}|${row.rate_kind}`, row as unknown as Cursor);
   }
   const maxAge = options.standingChargeMaxAgeMs ?? 24 * 3600_000;
+  const missing = await recentlyMissing(options.warehouse, now, maxAge);
   const streams: Stream[] = [];
   for (const target of options.targets) {
     for (const kind of target.kinds) {
@@ -350,6 +420,9 @@ async function planStreams(options: IngestRatesOptions, now: Date): Promise<Stre
       // Standing charges change rarely: refreshed at most once per maxAge by incremental runs.
       if (kind === 'standing_charge' && options.from === undefined && cursor
         && now.getTime() - Date.parse(cursor.updated_at) < maxAge) continue;
+      // An optional resource found missing is asked for again at the same interval, not every run.
+      const optional = optionalResourceOf(kind);
+      if (optional !== undefined && missing.has(resourceKey(target.tariffCode, optional))) continue;
       // An agreement's tariff starts with its agreement, not at the default start.
       let from = options.from
         ?? (cursor ? resumeFrom(cursor, options.lookbackMs) : target.period?.from ?? options.defaultFrom);
@@ -373,13 +446,16 @@ function resumeFrom(cursor: Cursor, lookbackMs: number): Date {
   return new Date(Math.min(until, last) - lookbackMs);
 }
 
-/** [from, to) in chunks of chunkMs; without `to` the last chunk is open-ended and starts before now. */
-export function splitWindow(from: Date, to: Date | undefined, chunkMs: number, now: Date): { from: Date; to: Date | undefined }[] {
+/** [from, to) in chunks of chunkMs (the first one firstMs, if shorter); without `to` the last
+ *  chunk is open-ended and starts before now. */
+export function splitWindow(
+  from: Date, to: Date | undefined, chunkMs: number, now: Date, firstMs = chunkMs,
+): { from: Date; to: Date | undefined }[] {
   const spans: { from: Date; to: Date | undefined }[] = [];
   let start = from.getTime();
   for (;;) {
     if (to !== undefined && start >= to.getTime()) break;
-    const end = start + chunkMs;
+    const end = start + (spans.length === 0 ? Math.min(firstMs, chunkMs) : chunkMs);
     if (to !== undefined && end >= to.getTime()) {
       spans.push({ from: new Date(start), to });
       break;

@@ -1,13 +1,22 @@
-// pino JSON on stderr (pretty when stderr is a TTY); stdout is reserved for results.
+// pino on stderr; stdout is reserved for results. Piped or under cron: JSON lines, `info` by
+// default. On a terminal: one readable line per entry (pino-pretty, colour unless NO_COLOR or
+// --no-color), warnings and errors only by default, so results are not drowned in logs.
 import { pino, type Logger, type DestinationStream } from 'pino';
+import pinoPretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
 export interface LoggerOptions {
+  /** Explicit level (TARIFFS_LOG_LEVEL, -v); default `warn` on a terminal, else `info`. */
   level?: string;
-  /** Where log lines go; defaults to stderr. Tests pass a stream to capture them. */
+  /** Where JSON log lines go; defaults to stderr. Tests pass a stream to capture them. */
   destination?: DestinationStream;
+  /** Human-readable lines (default: when stderr is a terminal). */
   pretty?: boolean;
+  /** Colour in pretty lines (default true). */
+  color?: boolean;
+  /** Where pretty lines go (default stderr); the CLI passes one that shares the terminal with the progress bar. */
+  prettyDestination?: NodeJS.WritableStream;
 }
 
 /** Keys whose values are secrets; pino replaces them wherever they appear in a log object. */
@@ -17,15 +26,19 @@ export const REDACT_PATHS = [
 ];
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const level = options.level ?? 'info';
+  const pretty = options.destination === undefined && (options.pretty ?? process.stderr.isTTY === true);
+  const level = options.level ?? (pretty ? 'warn' : 'info');
   const base = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
   if (options.destination) return pino(base, options.destination);
-  const pretty = options.pretty ?? process.stderr.isTTY === true;
   if (pretty) {
-    return pino({
-      ...base,
-      transport: { target: 'pino-pretty', options: { destination: 2, colorize: true } },
-    });
+    return pino(base, pinoPretty({
+      colorize: options.color ?? true,
+      singleLine: true,
+      ignore: 'pid,hostname',
+      translateTime: 'SYS:HH:MM:ss',
+      destination: options.prettyDestination ?? 2,
+      sync: true,
+    }));
   }
   return pino(base, pino.destination({ dest: 2, sync: true }));
 }

@@ -4,7 +4,7 @@
 // Prices are DECIMAL(10,4) (fixed 4 decimals in CSV, see priceSql.ts), times Europe/London ISO 8601
 // with offset.
 // The columns are documented in README.md (section Exports): change both together.
-import { priceSql } from './priceSql.js';
+import { PRICE_STAT_COLUMNS, priceSql } from '../analytics/priceSql.js';
 
 export interface ReportDefinition {
   /** File name without extension. */
@@ -15,10 +15,8 @@ export interface ReportDefinition {
 const P = priceSql;
 
 /** The price statistics daily_stats and monthly_stats share, rounded, in their column order. */
-const PRICE_STATS = ['min_inc_vat', 'max_inc_vat', 'mean_inc_vat', 'median_inc_vat', 'p10_inc_vat', 'p90_inc_vat',
-  'peak_mean_inc_vat', 'off_peak_mean_inc_vat', 'mean_exc_vat'];
 const priceStats = (qualifier: string): string =>
-  PRICE_STATS.map((column) => `${P(`${qualifier}${column}`)} AS ${column}`).join(',\n       ');
+  PRICE_STAT_COLUMNS.map((column) => `${P(`${qualifier}${column}`)} AS ${column}`).join(',\n       ');
 
 /** The tariffs and local days in scope (a series is tariff × payment method × rate type). */
 const IN_TARIFFS = 'tariff_code IN (SELECT unnest($tariffs))';

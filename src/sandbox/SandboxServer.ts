@@ -9,6 +9,7 @@ import {
   FaultSchedule, STATUS_FAULTS, corruptRecord, parseFaultSpecs, type FaultSpec,
 } from './faults.js';
 import { handleGraphql } from './handleGraphql.js';
+import { profileRules, type ProfileRules, type SandboxProfile } from './profiles.js';
 import {
   invalidParametersBody, lastParam, readBooleanParam, readDateTimeParam, readPage, readPageSize, type ParamError,
 } from './queryParams.js';
@@ -29,6 +30,7 @@ export interface SandboxServerOptions {
   visibleUntil?: Date;
   tokenTtlSeconds: number;
   now: () => Date;
+  profile?: SandboxProfile;
 }
 
 /** What a route answers, before faults and serialisation. */
@@ -65,6 +67,9 @@ export class SandboxServer implements Sandbox {
   private readonly now: () => Date;
   private readonly tokens: TokenStore;
   private faults: FaultSchedule;
+  private readonly rules: ProfileRules;
+  /** The profile's own faults (spec: throttling), counted apart from --fault's. */
+  private readonly profileFaults: FaultSchedule;
   private latencyMs: number;
   private visibleUntil: Date | undefined;
   private readonly sleeping = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
@@ -77,6 +82,8 @@ export class SandboxServer implements Sandbox {
     this.now = options.now;
     this.tokens = new TokenStore(options.tokenTtlSeconds, options.now);
     this.faults = new FaultSchedule(options.faults);
+    this.rules = profileRules(options.profile ?? 'default');
+    this.profileFaults = new FaultSchedule(this.rules.faults);
     this.latencyMs = options.latencyMs;
     this.visibleUntil = options.visibleUntil;
     this.server = createServer({ keepAlive: true }, (req, res) => {
@@ -171,10 +178,11 @@ export class SandboxServer implements Sandbox {
       }
       if (body !== '') record.body = body;
       const plan = this.faults.atRequest(pathAndQuery);
+      const profilePlan = this.profileFaults.atRequest(pathAndQuery);
       const delay = this.latencyMs + plan.latencyMs;
       if (delay > 0) await this.sleep(delay);
       if (this.closing || res.destroyed) return;
-      const action = plan.action;
+      const action = plan.action ?? profilePlan.action;
       fault = action?.spec;
       if (action?.kind === 'reset') {
         req.socket.resetAndDestroy();
@@ -220,6 +228,7 @@ export class SandboxServer implements Sandbox {
     const path = url.pathname;
     let m: RegExpExecArray | null;
     if (ROUTES.graphql.test(path)) {
+      if (!this.rules.graphql) return NOT_FOUND;
       if (method !== 'POST') return methodNotAllowed(method, 'POST');
       return handleGraphql(body, this.tokens);
     }
@@ -253,15 +262,17 @@ export class SandboxServer implements Sandbox {
     const brand = lastParam(params, 'brand');
     const flags = BOOLEAN_PRODUCT_FILTERS.map((name) => [name, readBooleanParam(params, name, errors)] as const);
     const availableAt = readDateTimeParam(params, 'available_at', errors);
-    const size = readPageSize(params, errors);
-    if (errors.length > 0) return { status: 400, json: invalidParametersBody(errors) };
+    const asked = readPageSize(params, errors);
+    const size = this.rules.productsPageSize ?? asked;
+    if (errors.length > 0 && this.rules.productsPageSize === undefined) return { status: 400, json: invalidParametersBody(errors) };
+    const extras = this.rules.productExtras;
     const matching = [...this.catalog.products.values()]
-      .map((p) => p.listing)
+      .map((p) => (extras ? { ...p.listing, ...extras } : p.listing))
       .filter((p) => brand === undefined || brand === '' || p.brand === brand)
       .filter((p) => flags.every(([name, want]) => want === undefined || p[name] === want))
       .filter((p) => availableAt === undefined || availableAtInstant(p, availableAt))
       .sort((a, b) => String(a.code).localeCompare(String(b.code)));
-    return { ...paginate(url, origin, matching.length, size, (k) => matching[k]), rewriteHosts: true };
+    return { ...this.paginate(url, origin, matching.length, size, (k) => matching[k]), rewriteHosts: true };
   }
 
   private productDetail(code: string): Reply {
@@ -279,16 +290,28 @@ export class SandboxServer implements Sandbox {
     const kind = kindText as RateKind;
     if (!tariff || tariff.productCode !== productCode || tariff.fuel !== fuel) return NOT_FOUND;
     if (!RATE_KINDS.includes(kind) || !kindsFor(tariff).includes(kind)) return NOT_FOUND;
+    if (!this.rules.fuels.has(fuel) || (this.rules.rateEndpoints && !this.rules.rateEndpoints.has(kind))) return NOT_FOUND;
     const params = url.searchParams;
     const errors: ParamError[] = [];
     const periodFrom = readDateTimeParam(params, 'period_from', errors);
     const periodTo = readDateTimeParam(params, 'period_to', errors);
-    const size = readPageSize(params, errors);
+    // A fixed page size ignores page_size, whatever its value (as a server that does not know it).
+    const sizeErrors: ParamError[] = [];
+    const size = this.rules.ratesPageSize ?? readPageSize(params, sizeErrors);
+    if (this.rules.ratesPageSize === undefined) errors.push(...sizeErrors);
     if (errors.length > 0) return { status: 400, json: invalidParametersBody(errors) };
     const series: RateSeries | undefined = tariff.series.get(kind);
-    if (!series) return paginate(url, origin, 0, size, () => undefined);
+    if (!series) return this.paginate(url, origin, 0, size, () => undefined);
     const selection = series.select(periodFrom, periodTo, this.visibleUntil?.getTime());
-    return paginate(url, origin, selection.count, size, (k) => series.record(selection.indexAt(k)));
+    return this.paginate(url, origin, selection.count, size, (k) => series.record(selection.indexAt(k)));
+  }
+
+  /** A list page, with the profile's undocumented envelope fields. */
+  private paginate(url: URL, origin: string, count: number, size: number, item: (k: number) => unknown): Reply {
+    const reply = paginate(url, origin, count, size, item);
+    const extras = this.rules.envelopeExtras;
+    if (extras && reply.status === 200) reply.json = { ...(reply.json as object), ...extras };
+    return reply;
   }
 
   private account(req: IncomingMessage, number: string | undefined): Reply {

@@ -5,12 +5,14 @@ import { TariffsError } from '../errors.js';
 import { silentLogger, type Logger } from '../log/createLogger.js';
 import { parseFaultSpecs } from './faults.js';
 import { loadSandboxData } from './loadSandboxData.js';
+import { SANDBOX_PROFILES, type SandboxProfile } from './profiles.js';
 import type { AddTariffInput, TariffSummary } from './SandboxCatalog.js';
 import { DEFAULT_TOKEN_TTL_SECONDS } from './sandboxCredentials.js';
 import { SandboxServer } from './SandboxServer.js';
 
 export { SANDBOX_ACCOUNT, SANDBOX_API_KEY, DEFAULT_TOKEN_TTL_SECONDS } from './sandboxCredentials.js';
 export { FAULT_KINDS, parseFaultSpec } from './faults.js';
+export { SANDBOX_PROFILES, SPEC_PROFILE_FAULTS, type SandboxProfile } from './profiles.js';
 export { halfHourlyRates } from './halfHourlyRates.js';
 export type { AddTariffInput, RateKind, TariffSummary } from './SandboxCatalog.js';
 export type { RateInput, RateRecord } from './RateSeries.js';
@@ -33,6 +35,9 @@ export interface SandboxOptions {
   now?: () => Date;
   /** Where the recorded files live (default data/sandbox/ of the package). */
   dataDir?: string;
+  /** `default` serves everything recorded; `spec` only what the documented interface has
+   *  (src/sandbox/profiles.ts). */
+  profile?: SandboxProfile;
 }
 
 export interface RecordedRequest {
@@ -78,6 +83,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw new TariffsError('SANDBOX_OPTIONS', `tokenTtlSeconds must be > 0, got ${tokenTtlSeconds}`);
   }
   const faults = parseFaultSpecs(options.faults ?? []);
+  const profile = options.profile ?? 'default';
+  if (!SANDBOX_PROFILES.includes(profile)) {
+    throw new TariffsError('SANDBOX_OPTIONS', `profile must be one of ${SANDBOX_PROFILES.join(', ')}, got ${String(profile)}`);
+  }
   const server = new SandboxServer({
     catalog: loadSandboxData(options.dataDir),
     logger: (options.logger ?? silentLogger()).child({ component: 'sandbox' }),
@@ -86,6 +95,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     ...(options.visibleUntil ? { visibleUntil: options.visibleUntil } : {}),
     tokenTtlSeconds,
     now: options.now ?? (() => new Date()),
+    profile,
   });
   await server.listen(port, options.host ?? '127.0.0.1');
   return server;

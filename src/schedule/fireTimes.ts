@@ -13,6 +13,7 @@
 import { parse } from 'node-cron';
 import { UsageError } from '../errors.js';
 import { utcOffsetMinutes } from '../time/index.js';
+import { cronFieldProblems } from './checkCronFields.js';
 
 const SECOND_MS = 1000;
 const DAY_MS = 86_400_000;
@@ -36,6 +37,8 @@ export interface CronSchedule {
  * are refused: the lister does not model them.
  */
 export function parseCron(expression: string, where = 'cron expression'): CronSchedule {
+  const problems = cronFieldProblems(expression);
+  if (problems.length > 0) throw new UsageError(`${where}: '${expression}' is not a cron expression (${problems.join('; ')})`);
   let fields: ReturnType<typeof parse>;
   try {
     fields = parse(expression);

@@ -1,4 +1,4 @@
-// One run of one job, the way both shells run it: a child logger {run_id, job}, a log line when it
+// One run of one job, the way both shells run it: a child logger {job, job_run}, a log line when it
 // starts and one when it ends, and every error turned into an outcome (never thrown), so the
 // daemon carries on and `tariffs run` can pick its exit status.
 import { randomUUID } from 'node:crypto';
@@ -10,7 +10,7 @@ export type RunJobOptions = JobContext;
 
 export interface JobOutcome {
   job: string;
-  /** This run's id in the logs. */
+  /** This run's id in the logs (`job_run`); `run_id` is the warehouse's ingest_runs number. */
   runId: string;
   triggers: readonly string[];
   status: JobStatus;
@@ -24,7 +24,8 @@ export interface JobOutcome {
 
 export async function runJob(job: JobDefinition, options: RunJobOptions): Promise<JobOutcome> {
   const runId = randomUUID().slice(0, 8);
-  const logger = options.logger.child({ run_id: runId, job: job.name });
+  // run_id means the warehouse's ingest_runs number everywhere; this process-local id is job_run.
+  const logger = options.logger.child({ job: job.name, job_run: runId });
   const startedAt = options.now();
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 10) / 100;
@@ -36,7 +37,7 @@ export async function runJob(job: JobDefinition, options: RunJobOptions): Promis
     });
     const line = {
       status: result.status, seconds: seconds(), rates_changed: result.ratesChanged,
-      ...(result.ingestRunId === undefined ? {} : { ingest_run_id: result.ingestRunId }),
+      ...(result.ingestRunId === undefined ? {} : { run_id: result.ingestRunId }),
       ...(result.message === undefined ? {} : { message: result.message }),
       ...result.details,
     };

@@ -21,6 +21,15 @@ export interface TariffStatus {
   state: DayAheadState;
   /** Missing half-hours between the first and last stored slot of the last 7 local days (null: none stored). */
   gaps_7d: number | null;
+  /** Optional resources (standing charges, product detail) the latest attempt could not get. */
+  missing_optional: MissingOptional[];
+}
+
+export interface MissingOptional {
+  resource: string;
+  /** HTTP status of the failure, else the client's error code. */
+  status: number | string | null;
+  checked_at: string;
 }
 
 export interface JobRunStatus {
@@ -65,6 +74,13 @@ export async function warehouseStatus(warehouse: Warehouse, selection: TrackedSe
            win.hi, win.stored
     FROM win JOIN earliest USING (tariff_code)`, { from: windowFrom.toISOString(), to: windowTo.toISOString() }))
     .map((r) => [r.tariff_code as string, r]));
+  const missing = new Map<string, MissingOptional[]>();
+  for (const r of await warehouse.all(`SELECT tariff_code, resource, http_status, error_code, checked_at
+      FROM optional_resources WHERE state = 'missing' ORDER BY tariff_code, resource`)) {
+    const list = missing.get(r.tariff_code as string) ?? [];
+    list.push({ resource: r.resource as string, status: (r.http_status ?? r.error_code ?? null) as number | string | null, checked_at: r.checked_at as string });
+    missing.set(r.tariff_code as string, list);
+  }
   const tariffs = dayAhead.map((t): TariffStatus => {
     const l = latest.get(t.tariffCode);
     const latestSlot = l && l.open_ended !== true && typeof l.latest_slot === 'string' ? new Date(l.latest_slot) : null;
@@ -81,6 +97,7 @@ export async function warehouseStatus(warehouse: Warehouse, selection: TrackedSe
       tomorrow_complete: dayAheadKnown ? t.state === 'complete' : null,
       state: t.state,
       gaps_7d: gaps,
+      missing_optional: missing.get(t.tariffCode) ?? [],
     };
   });
   const runs = await warehouse.all(`

@@ -1,7 +1,7 @@
 // The DuckDB file: opening it (read-write or read-only, with "busy" detected and retried briefly),
 // applying numbered migrations and (re)creating the views and macros of sql/, running queries.
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DuckDBConnection, DuckDBInstance, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
 import type { Logger } from 'pino';
@@ -9,6 +9,7 @@ import { DatabaseBusyError, TariffsError } from '../errors.js';
 import { silentLogger } from '../log/createLogger.js';
 import { sqlDir } from '../paths.js';
 import { rowsToJs, type JsRow } from './rowsToJs.js';
+import { asStorageError } from './StorageError.js';
 
 export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
 
@@ -54,6 +55,9 @@ export class Warehouse {
     }
     if (!readOnly) mkdirSync(dirname(path), { recursive: true });
     const instance = await openInstance(path, readOnly, options.busyTimeoutMs ?? 0, file);
+    // DuckDB spills to <db>.tmp/ and removes it when it closes, but a killed process leaves it.
+    // Holding the write lock, no other process has the file open: what is there is stale.
+    if (!readOnly) removeStaleSpill(path, file, logger);
     const connection = await instance.connect();
     await connection.run("SET TimeZone = 'UTC'");
     const warehouse = new Warehouse(file, instance, connection, readOnly, logger);
@@ -63,17 +67,26 @@ export class Warehouse {
       if (options.memoryLimit) await connection.run(`SET memory_limit = '${memoryLimitValue(options.memoryLimit)}'`);
     } catch (error) {
       warehouse.close();
-      throw error;
+      throw asStorageError(file, error);
     }
     return warehouse;
   }
 
   async run(sql: string, params?: Params): Promise<void> {
-    await this.connection.run(sql, referenced(sql, params));
+    await this.guard(this.connection.run(sql, referenced(sql, params)));
   }
 
   async reader(sql: string, params?: Params): Promise<DuckDBResultReader> {
-    return this.connection.runAndReadAll(sql, referenced(sql, params));
+    return this.guard(this.connection.runAndReadAll(sql, referenced(sql, params)));
+  }
+
+  /** A damaged file or a full disk is reported naming the file and what to do. */
+  private async guard<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (error) {
+      throw asStorageError(this.file, error);
+    }
   }
 
   /** Rows as plain objects: instants as ISO `...Z` strings, numbers (counts too) as numbers. */
@@ -87,10 +100,10 @@ export class Warehouse {
 
   /** Runs `fn` inside BEGIN … COMMIT; any error rolls everything back. */
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
-    await this.connection.run('BEGIN TRANSACTION');
+    await this.run('BEGIN TRANSACTION');
     try {
       const result = await fn();
-      await this.connection.run('COMMIT');
+      await this.run('COMMIT');
       return result;
     } catch (error) {
       await this.connection.run('ROLLBACK').catch(() => undefined);
@@ -99,7 +112,7 @@ export class Warehouse {
   }
 
   async checkpoint(): Promise<void> {
-    await this.connection.run('CHECKPOINT');
+    await this.run('CHECKPOINT');
   }
 
   close(): void {
@@ -160,6 +173,17 @@ export class Warehouse {
   }
 }
 
+function removeStaleSpill(path: string, shown: string, logger: Logger): void {
+  const spill = `${path}.tmp`;
+  try {
+    if (!existsSync(spill) || !statSync(spill).isDirectory()) return;
+    rmSync(spill, { recursive: true, force: true });
+    logger.info({ db: shown, spill: `${shown}.tmp` }, 'removed the spill folder a killed process left behind');
+  } catch (error) {
+    logger.warn({ db: shown, err: (error as Error).message }, `could not remove the stale spill folder ${shown}.tmp`);
+  }
+}
+
 /** Named parameters the statement uses: one parameter object can serve several statements. */
 function referenced(sql: string, params: Params | undefined): Params | undefined {
   if (params === undefined || Array.isArray(params)) return params;
@@ -186,6 +210,8 @@ async function openInstance(path: string, readOnly: boolean, busyTimeoutMs: numb
     } catch (error) {
       const message = (error as Error).message ?? '';
       if (!/Could not set lock on file|Conflicting lock/i.test(message)) {
+        const storage = asStorageError(shown, error);
+        if (storage !== error) throw storage;
         throw new TariffsError('DB_OPEN', `cannot open database ${shown}: ${message}`, { cause: error });
       }
       if (Date.now() >= deadline) throw new DatabaseBusyError(shown, { cause: error });

@@ -12,6 +12,9 @@ export interface RunTotals {
   requests?: number;
   tariffsOk?: number;
   tariffsFailed?: number;
+  /** Stored as JSON arrays (null when empty). */
+  missingOptional?: unknown[];
+  emptyRequired?: unknown[];
 }
 
 export async function startRun(warehouse: Warehouse, job: string, now: Date): Promise<number> {
@@ -29,10 +32,16 @@ export async function finishRun(
 ): Promise<void> {
   await warehouse.run(`UPDATE ingest_runs SET finished_at = CAST($now AS TIMESTAMPTZ), status = $status,
       pages = $pages, rows_inserted = $inserted, rows_updated = $updated, rows_unchanged = $unchanged,
-      requests = $requests, tariffs_ok = $ok, tariffs_failed = $failed, error = $error
+      requests = $requests, tariffs_ok = $ok, tariffs_failed = $failed, error = $error,
+      missing_optional = CAST($missing AS JSON), empty_required = CAST($empty AS JSON)
     WHERE run_id = $run`, {
     now: now.toISOString(), status, pages: totals.pages ?? 0, inserted: totals.inserted ?? 0,
     updated: totals.updated ?? 0, unchanged: totals.unchanged ?? 0, requests: totals.requests ?? 0,
     ok: totals.tariffsOk ?? 0, failed: totals.tariffsFailed ?? 0, error: error ?? null, run: runId,
+    missing: jsonOrNull(totals.missingOptional), empty: jsonOrNull(totals.emptyRequired),
   });
+}
+
+function jsonOrNull(list: unknown[] | undefined): string | null {
+  return list && list.length > 0 ? JSON.stringify(list) : null;
 }

@@ -1,5 +1,6 @@
 // A real HTTP server in front of the sandbox that rewrites JSON pages: to play a server that
-// ignores page_size, sends a `next` to another origin or back to itself, or misstates `count`.
+// ignores page_size, sends a `next` to another origin or back to itself, misstates `count`, or
+// trickles a body one byte a second.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
@@ -9,6 +10,8 @@ export interface ProxyOptions {
   ignorePageSize?: boolean;
   /** Rewrite each page's JSON before sending it on. */
   rewrite?: (page: Record<string, unknown>, ownOrigin: string) => Record<string, unknown>;
+  /** Send the body of matching requests (by path and query) one byte a second, never idle long. */
+  trickle?: (path: string) => boolean;
 }
 
 export interface Proxy {
@@ -35,6 +38,17 @@ export async function startProxy(targetBaseUrl: string, options: ProxyOptions = 
       page = JSON.parse(text) as Record<string, unknown>;
       if (options.rewrite) page = options.rewrite(page, origin);
       text = JSON.stringify(page);
+    }
+    if (options.trickle?.(req.url ?? '')) {
+      const body = Buffer.from(text);
+      res.writeHead(upstream.statusCode, { 'content-type': 'application/json', 'content-length': body.length });
+      let sent = 0;
+      const timer = setInterval(() => {
+        if (sent < body.length) res.write(body.subarray(sent, ++sent));
+        else res.end();
+      }, 1000);
+      res.on('close', () => clearInterval(timer));
+      return;
     }
     res.writeHead(upstream.statusCode, { 'content-type': 'application/json' });
     res.end(text);

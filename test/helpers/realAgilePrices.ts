@@ -1,6 +1,6 @@
-// Real Agile prices read straight from the recorded CSVs of data/sandbox/ (copies of
-// ../shared/data/real/; not through the sandbox server or the warehouse), for brute-force checks
-// of the analytics SQL.
+// Real Agile prices read straight from the recorded CSVs in data/sandbox/ (copies of public
+// recordings, see data/sandbox/PROVENANCE.md), not through the sandbox server or the warehouse, for
+// brute-force checks of the analytics SQL.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -44,12 +44,4 @@ export function regionAPrices(): PricePoint[] {
   const earlier = [...timestampCsv('barnybug-agilepub/agile.2017.csv'), ...timestampCsv('barnybug-agilepub/agile.2018.csv')]
     .filter((p) => p.ms < first);
   return [...earlier, ...tom66];
-}
-
-/** Agile Outgoing (export), region C: UTC start, local HH:MM, region, name, price; 2023-03-01 → 2023-10-31. */
-export function outgoingCPrices(): PricePoint[] {
-  return lines('hramzan01-project_market/csv_agileoutgoing_C_London.csv').map((line) => {
-    const [start = '', , , , price = ''] = line.split(',');
-    return { ms: Date.parse(start.replace(' ', 'T')), inc: Number(price) };
-  });
 }

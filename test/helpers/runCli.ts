@@ -18,7 +18,8 @@ export function runCli(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd,
-      env: { ...process.env, TARIFFS_LOG_LEVEL: 'warn', ...options.env },
+      // No config from the machine running the tests (TARIFFS_CONFIG, ~/.config/tariffs/config.json).
+      env: { ...process.env, TARIFFS_LOG_LEVEL: 'warn', TARIFFS_CONFIG: '', XDG_CONFIG_HOME: '/nonexistent-tariffs-test-config', ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -8,7 +8,9 @@ import {
 import { EXIT, TariffsError, UsageError } from '../../errors.js';
 import { Warehouse } from '../../store/Warehouse.js';
 import { parseLocalTimeBand, parseUserDateTime } from '../../time/index.js';
-import { configFrom, formatOf, loggerFor, withDb, withFormat, type CommonFlags } from '../common.js';
+import { allProducts, currentAgile, productTariffs, REGIONS } from '../../api/discover.js';
+import { OctopusClient } from '../../api/OctopusClient.js';
+import { configFrom, formatOf, loggerFor, withApi, withDb, withFormat, type CommonFlags } from '../common.js';
 import { writeRows, type OutputFormat, type Row } from '../output.js';
 import { action } from '../run.js';
 
@@ -121,7 +123,7 @@ ${FORMS}`);
     const options = optionsOf(flags);
     const now = nowOf(flags);
     const request = {
-      tariff: flags.tariff, slots, latest: flags.latest === true, ...options,
+      tariff: flags.tariff, slots, latest: flags.latest === true, rounded: true, ...options,
       ...(weights === undefined ? {} : { weights }),
     };
     if (flags.check) {
@@ -168,7 +170,7 @@ ${FORMS}`);
     const range = rangeOf(flags, nowOf(flags));
     const options = optionsOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      const rows = await cheapestSlots(warehouse, { tariff: flags.tariff, count, ...range, latest: flags.latest === true, ...options });
+      const rows = await cheapestSlots(warehouse, { tariff: flags.tariff, count, ...range, latest: flags.latest === true, rounded: true, ...options });
       const marked = await markCoverage(warehouse, flags, range, rows);
       if (rows.length === 0) {
         process.stderr.write(`tariffs: fewer than ${count} half-hours of ${flags.tariff} are eligible in the range` +
@@ -193,7 +195,7 @@ ${FORMS}`);
   negative.action(action(async (flags: TariffFlags & { runs?: boolean }) => {
     const range = rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      const request = { ...tariffOf(flags), ...range };
+      const request = { ...tariffOf(flags), ...range, rounded: true };
       output(flags.runs ? await negativeRuns(warehouse, request) : await negativeSlots(warehouse, request), format);
     });
   }));
@@ -234,56 +236,97 @@ ${FORMS}`);
   daily.action(action(async (flags: TariffFlags) => {
     const range = rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      output(await dailyStats(warehouse, { ...tariffOf(flags), ...range }), format);
+      output(await dailyStats(warehouse, { ...tariffOf(flags), ...range, rounded: true }), format);
     });
   }));
 
   const monthly = program
     .command('monthly')
     .description('each Europe/London calendar month: days and half-hours stored, price spread, negatives, peak')
-    .option('--tariff <code>', 'one tariff (default: every stored tariff)');
+    .option('--tariff <code>', 'one tariff (default: every stored tariff)')
+    .option('--from <when>', `first day (default: everything stored); the months holding it and later; ${WHEN}`)
+    .option('--to <when>', 'end, exclusive (default: everything stored)');
   withFormat(withDb(monthly));
   monthly.addHelpText('after', `
-month is the first day of the Europe/London calendar month. SQL: the view monthly_stats.
+month is the first day of the Europe/London calendar month; --from/--to select the months holding
+the local days whose midnight lies in [--from, --to) (each month whole). SQL: the view monthly_stats.
 ${FORMS}`);
   monthly.action(action(async (flags: TariffFlags) => {
+    const range = rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      output(await monthlyStats(warehouse, tariffOf(flags)), format);
+      output(await monthlyStats(warehouse, { ...tariffOf(flags), ...range, rounded: true }), format);
     });
   }));
 
   const regions = program
     .command('regions')
-    .description("a product's tariffs region by region: coverage, price spread, negatives, rank of the mean")
-    .requiredOption('--product <code>', 'product code, e.g. AGILE-18-02-21')
+    .description("a product's tariffs region by region: coverage, price spread, negatives, rank of the mean; --list: region letters, tariff codes, the current Agile product")
+    .option('--product <code>', 'product code, e.g. AGILE-18-02-21 (required unless --list)')
+    .option('--list', 'from the API, not the warehouse: the region letters and names, with --product its tariff codes per region, and the Agile product on sale now')
     .option('--from <when>', `range start (default: everything stored); ${WHEN}`)
     .option('--to <when>', 'range end, exclusive (default: everything stored)');
-  withFormat(withDb(regions));
+  withFormat(withDb(withApi(regions)));
   regions.addHelpText('after', `
 Regions stored over different periods are not comparable: give --from/--to to compare like with like.
+--list asks the API (public endpoints, no credentials): e.g. \`tariffs regions --list\` names the
+current Agile product; \`tariffs regions --list --product AGILE-24-10-01\` gives the tariff code of
+each region, ready for \`tariffs ingest --tariff CODE\`.
 SQL: SELECT * FROM region_comparison(product, from, to).
 ${FORMS}`);
-  regions.action(action(async (flags: RangeFlags & { product: string }) => {
+  regions.action(action(async (flags: RangeFlags & { product?: string; list?: boolean }) => {
+    if (flags.list) return listRegions(flags);
+    if (flags.product === undefined) throw new UsageError('--product is required (or --list to discover products and regions)');
+    const product = flags.product;
     const range = rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      output(await regionComparison(warehouse, { product: flags.product, ...range }), format);
+      output(await regionComparison(warehouse, { product, ...range, rounded: true }), format);
     });
   }));
 
   const gapsCommand = program
     .command('gaps')
     .description('half-hours missing from half-hourly series, per local day (no rows = no gaps)')
-    .option('--tariff <code>', 'one tariff (default: every stored tariff)');
+    .option('--tariff <code>', 'one tariff (default: every stored tariff)')
+    .option('--from <when>', `first day (default: everything stored); ${WHEN}`)
+    .option('--to <when>', 'end, exclusive (default: everything stored)');
   withFormat(withDb(gapsCommand));
   gapsCommand.addHelpText('after', `
+A day is listed when its local midnight lies in [--from, --to).
 Only days between a series' first stored half-hour and the end of its last are checked, and
 expected_slots counts the day's half-hours inside that span (day_slots: 46, 48 or 50). SQL: the view gaps.
 ${FORMS}`);
   gapsCommand.action(action(async (flags: TariffFlags) => {
+    const range = rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      output(await gaps(warehouse, tariffOf(flags)), format);
+      output(await gaps(warehouse, { ...tariffOf(flags), ...range }), format);
     });
   }));
+}
+
+/** `regions --list`: discovery from the API. */
+async function listRegions(flags: CommonFlags & { product?: string }): Promise<void> {
+  const config = configFrom(flags);
+  const format = formatOf(flags);
+  const client = new OctopusClient({ baseUrl: config.baseUrl, logger: loggerFor(config) });
+  try {
+    if (flags.product !== undefined) {
+      writeRows(productTariffs(await client.product(flags.product)) as unknown as Row[], format);
+      return;
+    }
+    const agile = currentAgile(await allProducts(client), new Date());
+    if (format === 'json') {
+      process.stdout.write(`${JSON.stringify({ regions: REGIONS, current_agile: agile ? { code: agile.code, full_name: agile.full_name, available_from: agile.available_from } : null }, null, 2)}\n`);
+      return;
+    }
+    writeRows(REGIONS as unknown as Row[], format);
+    if (format === 'table') {
+      process.stdout.write(agile
+        ? `\nAgile on sale now: ${agile.code} (${agile.full_name}, from ${agile.available_from.slice(0, 10)}); its tariffs: tariffs regions --list --product ${agile.code}\n`
+        : '\nNo Agile product on sale now in the products list.\n');
+    }
+  } finally {
+    await client.close();
+  }
 }
 
 async function withWarehouse<T>(flags: CommonFlags, fn: (warehouse: Warehouse, format: OutputFormat) => Promise<T>): Promise<T> {
@@ -332,13 +375,9 @@ function optionsOf(flags: RollingFlags): { highest: boolean; minPrice?: number; 
   };
 }
 
-/** Tables round prices to 4 decimals for reading; CSV and JSON keep every digit. */
+/** Prices come rounded from SQL (4 decimals, as in the exports); a table shows 2 (src/cli/table.ts). */
 function output(rows: object[], format: OutputFormat): void {
-  const plain = rows as Row[];
-  if (format !== 'table') return writeRows(plain, format);
-  writeRows(plain.map((row) => Object.fromEntries(Object.entries(row).map(([k, v]) => [
-    k, typeof v === 'number' && !Number.isInteger(v) ? Math.round(v * 1e4) / 1e4 : v,
-  ]))), format);
+  writeRows(rows as Row[], format);
 }
 
 /** With `now`, an absent --from (or `--from now`) is the rolling start: see rollingStart. */

@@ -22,9 +22,8 @@ export function register(program: Command): void {
     .addHelpText('after', `
 Starts the sandbox (data/sandbox/: recorded Agile prices 2017-2021 and 2020-2024, 2025/2026 extracts
 around clock changes, variable and day/night rates) on a free port, ingests every tariff it serves
-from 2017-01-01 into a fresh --db, prints the cheapest 2-hour window of each tariff's latest complete
-local day,
-negative-price statistics and the clock-change days (46 or 50 half-hours), writes the reports
+with unit rates from 2017-01-01 into a fresh --db, prints the cheapest 2-hour window of each
+tariff's latest complete local day, negative-price statistics and the clock-change days (46 or 50 half-hours), writes the reports
 (csv, parquet, ${HTML_FILE}) to --out, and stops the sandbox. No network needed.
 --db is rebuilt from scratch each run; a file there that an earlier demo did not write is never
 replaced (exit 2). Paths are relative to the current directory.`)
@@ -36,9 +35,26 @@ replaced (exit 2). Paths are relative to the current directory.`)
         `tariffs demo: ${result.tariffs.length} sandbox tariffs, ${result.rows} rates → ${result.db}`,
         '',
         formatDemoSummary(result.summary),
-        `Reports: ${result.files.length} files in ${result.outDir}/ (csv, parquet${html ? `, ${HTML_FILE} with ${html.rows} charts` : ''})`,
-        `Took ${result.seconds.total} s (ingest ${result.seconds.ingest} s, export ${result.seconds.export} s).`,
+        `Reports: ${result.files.length} files in ${result.outDir}/ (csv, parquet${html ? `, ${HTML_FILE} with ${html.rows} charts` : ''}). ` +
+          `Took ${result.seconds.total} s (ingest ${result.seconds.ingest} s, export ${result.seconds.export} s).`,
+        'Next, on this file:',
+        ...nextSteps(result.db, result.tariffs).map((c) => `  ${c}`),
+        'Then your own tariff: npx tariffs regions --list   (the current Agile product and each region\'s code)',
         '',
       ].join('\n'));
     }));
 }
+
+/** Three commands that work on the demo's file, printed at its end (and tested). */
+export function nextSteps(db: string, tariffs: readonly string[]): string[] {
+  const tariff = tariffs.includes(DEMO_TARIFF) ? DEMO_TARIFF : tariffs[0] ?? DEMO_TARIFF;
+  const file = /^[\w./-]+$/.test(db) ? db : `'${db.replaceAll("'", "'\\''")}'`;
+  return [
+    `npx tariffs cheapest --db ${file} --tariff ${tariff} --duration 2h --per-day --from 2024-05-07 --to 2024-05-14`,
+    `npx tariffs daily --db ${file} --tariff ${tariff} --from 2023-10-28 --to 2023-10-31`,
+    `npx tariffs sql --db ${file} "SELECT * FROM daily_stats WHERE local_date = '2024-03-31'"`,
+  ];
+}
+
+/** Real Agile prices of region J, 2020-2024: the longest recorded series, both clock changes. */
+const DEMO_TARIFF = 'E-1R-AGILE-18-02-21-J';

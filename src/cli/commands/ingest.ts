@@ -34,8 +34,15 @@ export function register(program: Command): void {
   command.addHelpText('after', `
 Without --from, each tariff continues from its last stored slot (re-reading a short look-back to
 catch revisions); a tariff never seen starts at the config's default_from (else two years back).
-Exit status: 0 all tariffs stored, 1 a tariff failed (the others are stored), 2 bad usage,
-75 another process is writing the database (nothing written), 130/143 interrupted.
+A tariff needs its unit rates (standard, or day and night for E-2R-…); standing charges are
+optional: when the server lacks them, one warning, the rates are stored, and they are asked for
+again a day later (summary: missing_optional; tariffs status shows them). Rates that come back
+empty are reported in the summary's "empty", with a hint from the product's detail.
+A run stops after max_run_seconds (config; 1800 by default, 0 = no limit) as on SIGTERM: the
+current write finishes, the run is recorded as interrupted; the next run continues from there.
+Exit status: 0 all required rates stored, 1 a tariff failed (the others are stored) or the run
+hit max_run_seconds, 2 bad usage, 75 another process is writing the database (nothing written),
+130/143 interrupted.
 Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account needs them).`);
   command.action(action(async (flags: IngestFlags) => {
     const config = configFrom(flags);
@@ -72,7 +79,13 @@ Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account ne
         return sig === 'SIGINT' ? 130 : 143;
       }
       progress?.stop();
-      writeRows([summary as unknown as Record<string, unknown>], format);
+      // JSON keeps every field; a table or CSV cell gets one short line per list.
+      const row = format === 'json' ? summary : {
+        ...summary,
+        missing_optional: summary.missing_optional.map((m) => `${m.resource} of ${m.tariff} (${m.status ?? m.code})`).join('; '),
+        empty: summary.empty.map((e) => `${e.kind} of ${e.tariff}`).join('; '),
+      };
+      writeRows([row as unknown as Record<string, unknown>], format);
       if (interrupt.received()) return interrupt.received() === 'SIGINT' ? 130 : 143;
       if (summary.status !== 'ok') {
         for (const e of summary.errors) process.stderr.write(`tariffs: ${e}\n`);

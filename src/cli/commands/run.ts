@@ -27,8 +27,12 @@ export function register(program: Command): void {
     .option('--no-follow-ups', 'do not run the reports after a run that stored new rates (also off when schedules.reports is "off")');
   withConfig(withApi(withDb(withFormat(command))));
   command.addHelpText('after', `
-Exit status: 0 done (or nothing to do), 1 the job failed or a tariff failed, 2 bad usage,
-75 another process (e.g. the scheduler) holds the database: nothing was written, try later.
+Exit status: 0 done, 1 the job failed, a tariff failed or the run hit max_run_seconds (config,
+default 1800: it stops as on SIGTERM, what was committed is kept), 2 bad usage (also: rates with
+nothing tracked), 75 another process (e.g. the scheduler) holds the database: nothing was written,
+try later.
+Piped or under cron, stdout is one JSON line per run (an array of the jobs run), like the log lines
+on stderr; on a terminal, a table.
 
 crontab (times are Europe/London with CRON_TZ, or on a machine whose clock is UK time; the
 watch leaves out :00 and :30, when the 30-minute run already fetches):
@@ -39,11 +43,14 @@ watch leaves out :00 and :30, when the 30-minute run already fetches):
   15 20 * * *                 tariffs run reports --config /etc/tariffs.json`);
   command.action(action(async (name: string, flags: RunFlags) => {
     const first = jobNamed(name);
+    const format = formatOf(flags);
     if (flags.dayAhead && first.name !== 'rates') throw new UsageError('--day-ahead goes with the rates job');
     const busySeconds = Number(flags.busyTimeout);
     if (!(Number.isFinite(busySeconds) && busySeconds >= 0)) throw new UsageError(`--busy-timeout: '${flags.busyTimeout}' is not a number of seconds`);
     const config = configFrom(flags);
-    const format = formatOf(flags);
+    if (first.name === 'rates' && config.tariffs.length + config.products.length + config.accounts.length === 0) {
+      throw new UsageError(config.file ? `nothing to fetch: --config ${config.file} lists no tariffs, products or accounts` : 'nothing to fetch: give --config (or TARIFFS_CONFIG) with tariffs, products or accounts');
+    }
     const logger = loggerFor(config);
     const interrupt = interruptSignal(logger);
     const outcomes: JobOutcome[] = [];
@@ -64,7 +71,10 @@ watch leaves out :00 and :30, when the 30-minute run already fetches):
     } finally {
       interrupt.dispose();
     }
-    writeRows(outcomes.map(row), format, ['job', 'status', 'run_id', 'ingest_run_id', 'rates_changed', 'seconds', 'message']);
+    const columns = ['job', 'status', 'run_id', 'ingest_run_id', 'rates_changed', 'seconds', 'message', 'job_run'];
+    // One line, like the JSON log lines a cron job appends next to it.
+    if (format === 'json') process.stdout.write(`${JSON.stringify(outcomes.map(row))}\n`);
+    else writeRows(outcomes.map(row), format, columns);
     const sig = interrupt.received();
     if (sig) return sig === 'SIGINT' ? 130 : 143;
     const failed = outcomes.filter((o) => o.status === 'failed' || o.status === 'partial' || o.status === 'interrupted');
@@ -76,7 +86,7 @@ watch leaves out :00 and :30, when the 30-minute run already fetches):
 
 function row(o: JobOutcome): Record<string, unknown> {
   return {
-    job: o.job, status: o.status, run_id: o.runId, ingest_run_id: o.result?.ingestRunId ?? null,
+    job: o.job, status: o.status, run_id: o.result?.ingestRunId ?? null, ingest_run_id: o.result?.ingestRunId ?? null, job_run: o.runId,
     rates_changed: o.result?.ratesChanged ?? 0, seconds: o.seconds, message: messageOf(o) || null,
   };
 }

@@ -3,14 +3,15 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/loadConfig.js';
 import { UsageError } from '../../errors.js';
-import { createLogger } from '../../log/createLogger.js';
 import { parseApiDateTime } from '../../sandbox/queryParams.js';
 import {
-  SANDBOX_ACCOUNT, SANDBOX_API_KEY, parseFaultSpec, startSandbox, type SandboxOptions,
+  SANDBOX_ACCOUNT, SANDBOX_API_KEY, SANDBOX_PROFILES, SPEC_PROFILE_FAULTS, parseFaultSpec, startSandbox,
+  type SandboxOptions, type SandboxProfile,
 } from '../../sandbox/startSandbox.js';
 import { loadSandboxData } from '../../sandbox/loadSandboxData.js';
 import { resolveFormat, writeRows } from '../output.js';
 import { action } from '../run.js';
+import { loggerFor } from '../common.js';
 
 interface SandboxFlags {
   port: string;
@@ -21,12 +22,20 @@ interface SandboxFlags {
   tokenTtl?: string;
   list?: boolean;
   format?: string;
+  profile: string;
 }
 
 const HELP = `
 Serves GET /v1/products/, /v1/products/{code}/, …/electricity-tariffs/{tariff}/standard-unit-rates/
 (and day-unit-rates, night-unit-rates, standing-charges, gas-tariffs), /v1/accounts/{number}/ and
 POST /v1/graphql/ (obtainKrakenToken) from the recorded data in data/sandbox/ (see its README.md).
+
+Profiles (--profile):
+  default  everything above, as the real API serves it.
+  spec     only what the documented interface has: the products list (25 a page, with fields the
+           spec does not list on envelopes and records), product detail, standard unit rates
+           (page_size ignored: 100 a page) and accounts. Standing charges, day/night rates and
+           GraphQL answer 404; requests are throttled now and then (${SPEC_PROFILE_FAULTS.join(', ')}).
 
 Credentials: API key ${SANDBOX_API_KEY} (HTTP basic user name, empty password,
 or obtainKrakenToken(input: {APIKey: "…"}) for a token), account ${SANDBOX_ACCOUNT}.
@@ -54,6 +63,7 @@ export function register(program: Command): void {
     .option('--fault <spec>', 'inject a fault (repeatable; grammar below)', collect, [])
     .option('--visible-until <datetime>', 'hide rates with valid_from at or after this instant (ISO 8601)')
     .option('--token-ttl <seconds>', 'lifetime of tokens from obtainKrakenToken', '3600')
+    .option('--profile <name>', `what to serve: ${SANDBOX_PROFILES.join(' or ')} (see below)`, 'default')
     .option('--list', 'print the tariffs served (rows, date range) and exit')
     .option('--format <format>', 'with --list: table, csv or json')
     .addHelpText('after', HELP)
@@ -65,7 +75,7 @@ export function register(program: Command): void {
       }
       const options = sandboxOptions(flags);
       const config = loadConfig();
-      const logger = createLogger({ level: config.logLevel });
+      const logger = loggerFor(config);
       const sandbox = await startSandbox({ ...options, logger });
       process.stdout.write(`${sandbox.baseUrl}\n`);
       const signal = await new Promise<NodeJS.Signals>((resolve) => {
@@ -98,6 +108,10 @@ function sandboxOptions(flags: SandboxFlags): SandboxOptions {
     tokenTtlSeconds: whole('--token-ttl', flags.tokenTtl ?? '3600', 1, 365 * 24 * 3600),
     faults: flags.fault,
   };
+  if (!(SANDBOX_PROFILES as readonly string[]).includes(flags.profile)) {
+    throw new UsageError(`--profile: '${flags.profile}' is not one of ${SANDBOX_PROFILES.join(', ')}`);
+  }
+  options.profile = flags.profile as SandboxProfile;
   if (flags.latency !== undefined) options.latencyMs = whole('--latency', flags.latency, 0, 600_000);
   if (flags.visibleUntil !== undefined) {
     const ms = parseApiDateTime(flags.visibleUntil);

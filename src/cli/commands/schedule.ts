@@ -75,7 +75,7 @@ export function register(program: Command): void {
       logger.warn('nothing tracked: the config lists no tariffs, products or accounts (rates runs will be skipped)');
     }
     scheduler.start();
-    logger.info({ pid: process.pid, db: config.db }, 'scheduler started');
+    logger.info({ db: config.db }, 'scheduler started'); // pid: every line has it already
     const result = await new Promise<StopResult>((resolve) => {
       let stopping = false;
       const onSignal = (signal: NodeJS.Signals) => {

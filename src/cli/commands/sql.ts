@@ -2,6 +2,7 @@
 // back (read-only, so the scheduler can keep writing between queries) and upgrading its schema.
 import { Command } from 'commander';
 import { rowsToJs } from '../../store/rowsToJs.js';
+import { vacuumWarehouse } from '../../store/vacuumWarehouse.js';
 import { Warehouse } from '../../store/Warehouse.js';
 import { action } from '../run.js';
 import { configFrom, formatOf, loggerFor, withDb, withFormat, type CommonFlags } from '../common.js';
@@ -13,7 +14,7 @@ async function query(flags: CommonFlags, sql: string): Promise<void> {
   const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config) });
   try {
     const reader = await warehouse.reader(sql);
-    writeRows(rowsToJs(reader), format, reader.columnNames());
+    writeRows(rowsToJs(reader), format, reader.columnNames(), true); // exactly what was selected
   } finally {
     warehouse.close();
   }
@@ -43,12 +44,29 @@ export function register(program: Command): void {
     FROM tariffs AS t LEFT JOIN unit_rates AS u USING (tariff_code)
     GROUP BY ALL ORDER BY t.tariff_code`)));
 
-  const migrate = program.command('migrate').description('create or upgrade the warehouse schema (ingest does this too)');
+  const migrate = program.command('migrate').description('create or upgrade the warehouse schema (ingest does this too)')
+    .option('--vacuum', 'also rewrite the file compactly (gives back the space kills and rewrites left)');
   withDb(migrate);
-  migrate.action(action(async (flags: CommonFlags) => {
+  migrate.addHelpText('after', `
+--vacuum copies everything into a fresh file beside the database (room for one more copy is
+needed), checks it table by table and renames it over the original; CHECKPOINT and VACUUM do not
+shrink a DuckDB file. Exit 75 while another process is writing the database.`);
+  migrate.action(action(async (flags: CommonFlags & { vacuum?: boolean }) => {
     const config = configFrom(flags);
     const warehouse = await Warehouse.open(config.db, { logger: loggerFor(config) });
-    warehouse.close();
+    try {
+      if (flags.vacuum) {
+        const { bytesBefore, bytesAfter } = await vacuumWarehouse(warehouse);
+        process.stdout.write(`${config.db}: schema up to date; vacuumed ${megabytes(bytesBefore)} -> ${megabytes(bytesAfter)}\n`);
+        return;
+      }
+    } finally {
+      warehouse.close();
+    }
     process.stdout.write(`${config.db}: schema up to date\n`);
   }));
+}
+
+function megabytes(bytes: number): string {
+  return `${(bytes / 1_000_000).toFixed(2)} MB`;
 }

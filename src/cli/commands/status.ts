@@ -1,10 +1,11 @@
 // `tariffs status`: is the warehouse current? Per tracked tariff the latest stored slot, whether
 // tomorrow is complete and the gaps of the last 7 days; each job's last run. Opens read-only.
 import type { Command } from 'commander';
-import { UsageError } from '../../errors.js';
+import { EXIT, UsageError } from '../../errors.js';
 import { warehouseStatus } from '../../schedule/warehouseStatus.js';
 import { Warehouse } from '../../store/Warehouse.js';
-import { parseUserDateTime } from '../../time/index.js';
+import { formatLocal, localMinutesOfDay, parseUserDateTime } from '../../time/index.js';
+import type { WarehouseStatus } from '../../schedule/warehouseStatus.js';
 import { action } from '../run.js';
 import { configFrom, formatOf, loggerFor, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
 import { render } from '../output.js';
@@ -12,6 +13,7 @@ import { render } from '../output.js';
 interface StatusFlags extends CommonFlags {
   now?: string;
   busyTimeout: string;
+  check?: boolean;
 }
 
 export function register(program: Command): void {
@@ -19,14 +21,22 @@ export function register(program: Command): void {
     .command('status')
     .description("is the warehouse current: each tracked tariff's latest slot, tomorrow, gaps; each job's last run")
     .option('--now <when>', 'judge "today" and "tomorrow" as of this instant (ISO 8601) instead of now')
-    .option('--busy-timeout <seconds>', 'how long to wait while a job is writing the database', '10');
+    .option('--busy-timeout <seconds>', 'how long to wait while a job is writing the database', '10')
+    .option('--check', 'for monitoring: exit 1 (each problem one line on stderr) unless every tracked tariff is current');
   withConfig(withDb(withFormat(command)));
   command.addHelpText('after', `
 Tracked tariffs come from the --config file (tariffs, products in their regions, and for accounts
 every tariff fetched so far); without one, every tariff with stored rates. JSON output is one
 object: {"now", "tariffs": [...], "jobs": [...]}. gaps_7d counts missing half-hours between the
-first and the last stored slot of the last 7 local days. Exit 75 if a job held the database
-for longer than --busy-timeout.`);
+first and the last stored slot of the last 7 local days. missing_optional lists the optional
+resources (standing charges, product detail) that the latest attempt could not get, with the HTTP
+status; they are asked for again once a day. Exit 75 if a job held the database
+for longer than --busy-timeout.
+
+--check (for monitoring, e.g. a Nagios or healthchecks probe): exit 0 when all is well, 1 when a
+tracked tariff has no rates, is stale (a half-hourly tariff with nothing stored for today), has
+gaps in the last 7 days, or is missing tomorrow after 20:00 Europe/London (day-ahead prices are
+published by then), or when the latest run of a job failed; each problem is one line on stderr.`);
   command.action(action(async (flags: StatusFlags) => {
     const config = configFrom(flags);
     const format = formatOf(flags);
@@ -40,17 +50,40 @@ for longer than --busy-timeout.`);
     } finally {
       warehouse.close();
     }
+    const problems = flags.check ? statusProblems(status, now) : [];
+    for (const problem of problems) process.stderr.write(`tariffs: status: ${problem}\n`);
+    const exit = problems.length > 0 ? EXIT.FAILURE : EXIT.OK;
     if (format === 'json') {
-      process.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
-      return;
+      process.stdout.write(`${JSON.stringify(flags.check ? { ...status, problems } : status, null, 2)}\n`);
+      return exit;
     }
-    const tariffs = status.tariffs as unknown as Record<string, unknown>[];
+    // A table or CSV cell holds text: "standing_charges (404)".
+    const tariffs = status.tariffs.map((t) => ({
+      ...t, missing_optional: t.missing_optional.map((m) => `${m.resource} (${m.status ?? 'failed'})`).join(', '),
+    })) as unknown as Record<string, unknown>[];
     const jobs = status.jobs as unknown as Record<string, unknown>[];
     if (format === 'csv') {
       // Two tables do not make one CSV: the tariffs, then a blank line, then the jobs.
       process.stdout.write(`${render(tariffs, 'csv')}\n${render(jobs, 'csv')}`);
-      return;
+      return exit;
     }
-    process.stdout.write(`Tariffs (as of ${status.now})\n${render(tariffs, 'table')}\nJobs\n${render(jobs, 'table')}`);
+    process.stdout.write(`Tariffs (as of ${formatLocal(now).slice(0, 16).replace('T', ' ')} Europe/London)\n${render(tariffs, 'table')}\nJobs\n${render(jobs, 'table')}`);
+    return exit;
   }));
+}
+
+/** What `status --check` reports, one line each (empty: all is well). */
+export function statusProblems(status: WarehouseStatus, now: Date): string[] {
+  const problems: string[] = [];
+  const evening = localMinutesOfDay(now) >= 20 * 60;
+  for (const t of status.tariffs) {
+    if (t.state === 'never-fetched' || t.state === 'no-rates') problems.push(`${t.tariff}: no rates stored`);
+    else if (t.state === 'not-live') problems.push(`${t.tariff}: stale: nothing stored for today (latest half-hour ${t.latest_slot_local})`);
+    else if (t.state === 'incomplete' && evening) problems.push(`${t.tariff}: tomorrow (${t.tomorrow}) incomplete after 20:00: ${t.tomorrow_slots} half-hours`);
+    if (t.gaps_7d !== null && t.gaps_7d > 0) problems.push(`${t.tariff}: ${t.gaps_7d} half-hours missing in the last 7 days`);
+  }
+  for (const j of status.jobs) {
+    if (j.status === 'failed' || j.status === 'partial') problems.push(`job ${j.job}: the latest run (${j.run_id}) ended ${j.status}${j.error ? `: ${j.error}` : ''}`);
+  }
+  return problems;
 }

@@ -5,8 +5,9 @@
 import type { Logger } from 'pino';
 import type { Warehouse } from '../../store/Warehouse.js';
 import { scopeParams, type ExportScope } from '../exportScope.js';
-import { priceDoubleSql as D } from '../priceSql.js';
+import { priceDoubleSql as D } from '../../analytics/priceSql.js';
 import { inDays, inMonths } from '../reports.js';
+import { regionName } from '../../api/discover.js';
 import { dayChartSpec, historyChartSpec, monthChartSpec, type DayPoint, type MonthDay } from './chartSpecs.js';
 import { renderReportPage, type PageChart, type PageSeries } from './reportPage.js';
 import { renderSvg } from './renderSvg.js';
@@ -88,6 +89,7 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
     WHERE s.slot_start >= CAST($range_from AS TIMESTAMPTZ) AND s.slot_start < CAST($range_to AS TIMESTAMPTZ)
     ORDER BY 1, 2, 3`, params);
 
+  const names = await seriesNames(warehouse);
   const windowOf = new Map(windows.map((w) => [`${w.key}|${w.local_date}`, w]));
   const pointsOf = groupBy(points, (p) => `${p.key as string}|${p.local_date as string}`);
   const monthsOf = groupBy(months, (m) => m.key as string);
@@ -97,6 +99,7 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
   for (const [seriesKey, days] of groupBy(daily, (d) => d.key)) {
     const started = performance.now();
     const shownDays = days.slice(-HTML_LIMITS.days).reverse();
+    const yDomain = sharedPriceAxis(shownDays);
     const dayCharts: PageChart[] = [];
     for (const day of shownDays) {
       const window = windowOf.get(`${seriesKey}|${day.local_date}`);
@@ -108,6 +111,7 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
         slotsInDay: day.expected_slots,
         points: dayPoints,
         ...(window ? { cheapest: { period: window.period, slots: HTML_LIMITS.cheapestSlots } } : {}),
+        yDomain,
         title: `${day.local_date} (${weekday(day.local_date)})`,
         subtitle: daySubtitle(day, window),
       });
@@ -156,7 +160,7 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
     }
     const page: PageSeries = {
       id: seriesKey.replace(/[^A-Za-z0-9-]+/g, '_'),
-      heading: seriesKey,
+      heading: `${seriesKey}${names.has(String(days[0]!.tariff_code)) ? ` — ${names.get(String(days[0]!.tariff_code))}` : ''}`,
       facts: seriesFacts(days),
       ...(history ? { history } : {}),
       days: dayCharts,
@@ -175,6 +179,30 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
     series,
   });
   return { html, charts };
+}
+
+/** One price axis for a series' day charts: their lowest and highest price (0 always shown), a
+ *  little rounded out, so that neighbouring days read against the same scale. */
+export function sharedPriceAxis(days: readonly { min_inc_vat: number; max_inc_vat: number }[]): [number, number] | undefined {
+  if (days.length === 0) return undefined;
+  const lo = Math.min(0, ...days.map((d) => d.min_inc_vat));
+  const hi = Math.max(0, ...days.map((d) => d.max_inc_vat));
+  const step = hi - lo > 20 ? 5 : 1;
+  return [Math.floor(lo / step) * step, Math.max(Math.ceil(hi / step) * step, Math.floor(lo / step) * step + step)];
+}
+
+/** "Agile Octopus, South Eastern England" for each stored tariff: the product's display name
+ *  (from the products list, when stored) and the region's name. */
+async function seriesNames(warehouse: Warehouse): Promise<Map<string, string>> {
+  const rows = await warehouse.all(`
+    SELECT t.tariff_code, t.region, p.display_name
+    FROM tariffs AS t LEFT JOIN products AS p ON p.code = t.product_code`);
+  const names = new Map<string, string>();
+  for (const r of rows) {
+    const parts = [r.display_name as string | null, regionName(String(r.region ?? ''))].filter((x): x is string => Boolean(x));
+    if (parts.length > 0) names.set(r.tariff_code as string, parts.join(', '));
+  }
+  return names;
 }
 
 function seriesFacts(days: DailyRow[]): [string, string][] {

@@ -29,6 +29,8 @@ export interface DayChartInput {
   points: DayPoint[];
   /** The cheapest window: first period and number of half-hours. */
   cheapest?: { period: number; slots: number };
+  /** The price axis, shared by every day chart of a series so that neighbouring days compare. */
+  yDomain?: [number, number];
   title: string;
   /** One string per line (a long single line would widen the chart). */
   subtitle?: string | string[];
@@ -100,8 +102,11 @@ function baseConfig() {
   return {
     font: FONT,
     view: { stroke: '#ddd' },
-    axis: { labelFontSize: 10, titleFontSize: 10, gridColor: '#eee' },
-    title: { fontSize: 12, subtitleFontSize: 10, anchor: 'start' as const, subtitleColor: '#555' },
+    // No text below 11 px: charts are read on phones too.
+    axis: { labelFontSize: 11, titleFontSize: 11, gridColor: '#eee' },
+    title: { fontSize: 13, subtitleFontSize: 11, anchor: 'start' as const, subtitleColor: '#555' },
+    legend: { labelFontSize: 11, titleFontSize: 11 },
+    text: { fontSize: 11 },
   };
 }
 
@@ -155,7 +160,7 @@ export function dayChartSpec(input: DayChartInput): TopLevelSpec {
     encoding: {
       x: { field: 'h', ...x },
       order: { field: 'i', type: 'quantitative' },
-      y: { field: 'p', type: 'quantitative', title: 'p/kWh inc VAT', scale: { zero: false } },
+      y: { field: 'p', type: 'quantitative', title: 'p/kWh inc VAT', scale: input.yDomain ? { domain: input.yDomain, nice: false, zero: false } : { zero: false } },
     },
   });
   return {

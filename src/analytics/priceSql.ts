@@ -13,3 +13,14 @@ export function priceSql(expr: string, decimals = 4): string {
 export function priceDoubleSql(expr: string, decimals = 4): string {
   return `CAST(${priceSql(expr, decimals)} AS DOUBLE)`;
 }
+
+/** A select list: every column, with the price columns rounded as above when `rounded` (what the
+ *  CLI prints, the same numbers as the exported files); unrounded for library callers. */
+export function selectPrices(columns: readonly string[], rounded: boolean | undefined): string {
+  if (!rounded) return '*';
+  return `* REPLACE (${columns.map((c) => `${priceDoubleSql(`"${c}"`)} AS "${c}"`).join(', ')})`;
+}
+
+/** The price statistics daily_stats and monthly_stats share. */
+export const PRICE_STAT_COLUMNS = ['min_inc_vat', 'max_inc_vat', 'mean_inc_vat', 'median_inc_vat', 'p10_inc_vat',
+  'p90_inc_vat', 'peak_mean_inc_vat', 'off_peak_mean_inc_vat', 'mean_exc_vat'] as const;
