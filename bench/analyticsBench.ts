@@ -44,7 +44,7 @@ const RANGE = { range_from: '2000-01-01T00:00:00Z', range_to: '2100-01-01T00:00:
  *  written by someone who knows the data is half-hourly and reads unit_rates directly. */
 const LOCAL_ISO = (ts: string) => `strftime(timezone('Europe/London', ${ts}), '%Y-%m-%dT%H:%M:%S')
     || CASE WHEN epoch(timezone('Europe/London', ${ts})) - epoch(${ts}) = 3600 THEN '+01:00' ELSE '+00:00' END`;
-const HANDWRITTEN_CHEAPEST = `
+export const HANDWRITTEN_CHEAPEST = `
   WITH w AS (
     SELECT local_date, valid_from,
            sum(value_inc_vat) OVER win AS s,
@@ -62,10 +62,57 @@ const HANDWRITTEN_CHEAPEST = `
          b.s / ${SLOTS} AS mean_inc_vat, b.se / ${SLOTS} AS mean_exc_vat
   FROM best ORDER BY local_date`;
 
-const MACRO_CHEAPEST = `
+export const MACRO_CHEAPEST = `
   SELECT local_date, start, local_start, local_end, mean_inc_vat, mean_exc_vat
   FROM cheapest_window_per_day($tariff, ${SLOTS}, CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ))
   ORDER BY local_date`;
+
+/** The highest-priced 2-hour window of each local day (export, peaks): the same hand-written
+ *  SQL ranked the other way; ties still go to the earliest start. */
+const HANDWRITTEN_HIGHEST = HANDWRITTEN_CHEAPEST.replace('(round(s, 9), first_start)', '(round(-s, 9), first_start)');
+const MACRO_HIGHEST = MACRO_CHEAPEST.replace('CAST($range_to AS TIMESTAMPTZ))', 'CAST($range_to AS TIMESTAMPTZ), highest := true)');
+
+/** Weights 2,1,1,1 (an appliance drawing double in its first half-hour): score Σ price × weight =
+ *  the window's sum plus its first price, as an expert would write it for these weights. */
+const HANDWRITTEN_WEIGHTED = `
+  WITH w AS (
+    SELECT local_date, valid_from,
+           sum(value_inc_vat) OVER win AS s,
+           sum(value_exc_vat) OVER win AS se,
+           lag(value_inc_vat, ${SLOTS - 1}) OVER win AS first_price,
+           lag(valid_from, ${SLOTS - 1}) OVER win AS first_start
+    FROM unit_rates
+    WHERE tariff_code = $tariff AND rate_type = 'standard'
+    WINDOW win AS (PARTITION BY local_date ORDER BY valid_from ROWS ${SLOTS - 1} PRECEDING)),
+  best AS (
+    SELECT local_date, arg_min({start: first_start, s: s, se: se}, (round(s + first_price, 9), first_start)) AS b
+    FROM w WHERE first_start = valid_from - INTERVAL ${(SLOTS - 1) * 30} MINUTE
+    GROUP BY local_date)
+  SELECT local_date, b.start AS start, ${LOCAL_ISO('b.start')} AS local_start,
+         ${LOCAL_ISO(`b.start + INTERVAL ${SLOTS * 30} MINUTE`)} AS local_end,
+         b.s / ${SLOTS} AS mean_inc_vat, b.se / ${SLOTS} AS mean_exc_vat
+  FROM best ORDER BY local_date`;
+const MACRO_WEIGHTED = MACRO_CHEAPEST.replace('CAST($range_to AS TIMESTAMPTZ))', 'CAST($range_to AS TIMESTAMPTZ), weights := [2.0, 1, 1, 1])');
+
+/**
+ * The highest-price and weighted variants of cheapest_window_per_day against their best
+ * hand-written SQL (answers checked equal), each timed twice, the best of two kept.
+ */
+export async function variantsBench(w: Warehouse, tariffs: string[], details: Record<string, unknown>, log: (line: string) => void): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  const variants = { highest: [MACRO_HIGHEST, HANDWRITTEN_HIGHEST], weighted: [MACRO_WEIGHTED, HANDWRITTEN_WEIGHTED] } as const;
+  for (const [name, [macroSql, handSql]] of Object.entries(variants)) {
+    const macro = await timeAll(w, tariffs, macroSql);
+    const hand = await timeAll(w, tariffs, handSql);
+    if (!sameAnswers(macro.rows, hand.rows)) throw new Error(`${name}: the macro and the hand-written SQL disagree`);
+    const macroBest = Math.min(macro.seconds, (await timeAll(w, tariffs, macroSql)).seconds);
+    const handBest = Math.min(hand.seconds, (await timeAll(w, tariffs, handSql)).seconds);
+    out[`${name}_vs_handwritten_ratio`] = round(macroBest / handBest);
+    details[name] = { tariffs: tariffs.length, macro_seconds: round(macroBest), handwritten_seconds: round(handBest), answers_equal: true };
+    log(`${name} 2h window per day: macro ${macroBest.toFixed(2)} s vs hand-written ${handBest.toFixed(2)} s`);
+  }
+  return out;
+}
 
 async function timeAll(w: Warehouse, tariffs: string[], sql: string): Promise<{ seconds: number; rows: Record<string, unknown>[][] }> {
   const started = performance.now();
@@ -137,6 +184,7 @@ export async function analyticsBench(quick: boolean, log: (line: string) => void
           typescript_seconds: round(ts), answers_equal: true, days: macro.rows.reduce((s, r) => s + r.length, 0),
         };
         log(`macro ${macroBest.toFixed(2)} s vs hand-written ${handBest.toFixed(2)} s vs TypeScript ${ts.toFixed(2)} s`);
+        Object.assign(results, await variantsBench(w, tariffs, details, log));
         Object.assign(results, await statsBench(w, tariffs, details, log));
         w.close();
         Object.assign(results, await exportBench(join(dir, `a-${copies}.duckdb`), rows, join(dir, 'reports'), details, log));

@@ -41,4 +41,4 @@ export class NoDataError extends TariffsError {
   }
 }
 
-export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, BUSY: 75 } as const;
+export const EXIT = { OK: 0, FAILURE: 1, USAGE: 2, NOT_NOW: 3, BUSY: 75 } as const;

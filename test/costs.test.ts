@@ -47,7 +47,7 @@ const jsonResults = (file: string) => (JSON.parse(readFileSync(new URL(file, SAN
 
 const agile = csvSeries('wyvernp-agile_predictor/csv_agile_J_South_Eastern_England.csv', true, 1);
 agile.delete(MISSING_PRICE_MS);
-const outgoing = csvSeries('hramzan01-project_market/EXCERPT_csv_agileoutgoing_C_London_2023-03-01_to_2024-03-01.csv', false, 4);
+const outgoing = csvSeries('hramzan01-project_market/csv_agileoutgoing_C_London.csv', false, 4);
 const flexRates = jsonResults('domdfcoding-octo-api/tests_responses/standard_unit_rates.json');
 const standing = jsonResults('ryanw-mobile-OctoMeter/extracted_from_kotlin_test_samples/GetStandingChargesSampleData__var221101Json.json');
 

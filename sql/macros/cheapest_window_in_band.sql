@@ -9,9 +9,12 @@
 -- on local date D belongs to D: its half-hours after midnight are reported under D. Band edges
 -- are wall-clock times, so on clock-change nights an occurrence has more or fewer half-hours
 -- (23:00-07:00: 14 in March, 18 in October).
--- slots → source (the band's half-hours, with their occurrence) → windows → best (per
+-- Optional, as in cheapest_window: highest, min_price, weights. Flexible lengths:
+-- price_windows(…, per := 'band', …).
+-- slots → source (the band's half-hours, with their occurrence) → windows → scored → best (per
 -- occurrence) → final.
-CREATE OR REPLACE MACRO cheapest_window_in_band(tariff, n_slots, band_start_minutes, band_end_minutes, range_from, range_to, latest := false, max_price := NULL) AS TABLE
+CREATE OR REPLACE MACRO cheapest_window_in_band(tariff, n_slots, band_start_minutes, band_end_minutes, range_from, range_to, latest := false, max_price := NULL,
+                                                highest := false, min_price := NULL, weights := NULL) AS TABLE
 WITH slots AS (
     SELECT payment_method, rate_type, local_date, slot_start, value_inc_vat, value_exc_vat,
            hour(local_start) * 60 + minute(local_start) AS wall_minute
@@ -19,6 +22,7 @@ WITH slots AS (
     WHERE tariff_code = tariff
       AND slot_start >= coalesce(CAST(range_from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
       AND slot_start <= coalesce(CAST(range_to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity') - INTERVAL 30 MINUTE
+      AND (min_price IS NULL OR value_inc_vat >= min_price)
       AND (max_price IS NULL OR value_inc_vat <= max_price)
 ),
 source AS (
@@ -30,25 +34,44 @@ source AS (
                THEN wall_minute >= band_start_minutes AND wall_minute < band_end_minutes
                ELSE wall_minute >= band_start_minutes OR wall_minute < band_end_minutes END
 ),
-windows AS (
+plain AS (
     SELECT series, band_date, slot_start,
            sum(value_inc_vat) OVER w AS sum_inc,
            sum(value_exc_vat) OVER w AS sum_exc,
-           lag(slot_start, n_slots - 1) OVER w AS first_start
+           lag(slot_start, n_slots - 1) OVER w AS first_start,
+           CAST(NULL AS DOUBLE[]) AS prices
     FROM source
+    WHERE weights IS NULL
     WINDOW w AS (PARTITION BY series, band_date ORDER BY slot_start
                  ROWS BETWEEN n_slots - 1 PRECEDING AND CURRENT ROW)
 ),
-best AS (
+weighted AS (
+    SELECT series, band_date, slot_start,
+           sum(value_inc_vat) OVER w AS sum_inc,
+           sum(value_exc_vat) OVER w AS sum_exc,
+           lag(slot_start, n_slots - 1) OVER w AS first_start,
+           list(value_inc_vat) OVER w AS prices
+    FROM source
+    WHERE weights IS NOT NULL
+    WINDOW w AS (PARTITION BY series, band_date ORDER BY slot_start
+                 ROWS BETWEEN n_slots - 1 PRECEDING AND CURRENT ROW)
+),
+scored AS (
     -- complete: the half-hour n_slots - 1 rows back starts exactly (n_slots - 1) half-hours
-    -- earlier (compared in microseconds: cheaper than interval arithmetic on every row).
-    -- Ranked by the sum in units of 1e-9 p (summation order cannot split a tie), then by start.
-    SELECT series, band_date,
-           arg_min({first_start: first_start, sum_inc: sum_inc, sum_exc: sum_exc},
-                   {sum: CAST(round(sum_inc * 1e9) AS BIGINT),
-                    tie: CASE WHEN latest THEN -epoch_us(first_start) ELSE epoch_us(first_start) END}) AS w
-    FROM windows
+    -- earlier (compared in microseconds: cheaper than interval arithmetic on every row)
+    SELECT series, band_date, sum_inc, sum_exc, first_start,
+           CASE WHEN weights IS NULL THEN sum_inc
+                ELSE list_dot_product(prices, list_resize(CAST(weights AS DOUBLE[]), n_slots, 1.0)) END AS score
+    FROM (SELECT * FROM plain UNION ALL SELECT * FROM weighted)
     WHERE epoch_us(slot_start) - epoch_us(first_start) = CAST(n_slots - 1 AS BIGINT) * 1800000000
+),
+best AS (
+    -- ranked by the score in units of 1e-9 p (summation order cannot split a tie), then by start
+    SELECT series, band_date,
+           arg_min({first_start: first_start, sum_inc: sum_inc, sum_exc: sum_exc, score: score},
+                   {sum: CAST(round(CASE WHEN highest THEN -score ELSE score END * 1e9) AS BIGINT),
+                    tie: CASE WHEN latest THEN -epoch_us(first_start) ELSE epoch_us(first_start) END}) AS w
+    FROM scored
     GROUP BY series, band_date
 )
 SELECT
@@ -65,6 +88,9 @@ SELECT
     CAST(n_slots AS INTEGER) AS slots,
     -- prices, p/kWh
     b.w.sum_inc / n_slots AS mean_inc_vat,
-    b.w.sum_exc / n_slots AS mean_exc_vat
+    b.w.sum_exc / n_slots AS mean_exc_vat,
+    -- the ranked score as a price: the mean, or with weights Σ price × weight ÷ Σ weight
+    b.w.score / CASE WHEN weights IS NULL THEN n_slots
+                     ELSE list_sum(list_resize(CAST(weights AS DOUBLE[]), n_slots, 1.0)) END AS score_inc_vat
 FROM best AS b
 ORDER BY b.series, b.band_date;

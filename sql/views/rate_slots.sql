@@ -4,6 +4,9 @@
 -- the small long_unit_rates, so unit_rates is scanned once) are expanded to their half-hours,
 -- open-ended ones up to three days past today (the bounded horizon). Durations are compared as
 -- epoch microseconds: adding an INTERVAL to every row costs as much as the scan itself.
+-- Four-rate EV tariffs (tariffs.night_start_minutes/night_end_minutes set): the night rate covers
+-- the half-hours whose Europe/London wall-clock start lies in the night band, the day rate the
+-- others, together one series (rate_type standard): their meter has one register.
 CREATE OR REPLACE VIEW rate_slots AS
 WITH half_hourly AS (
     SELECT tariff_code, rate_type, payment_method,
@@ -14,17 +17,35 @@ WITH half_hourly AS (
     WHERE epoch_us(valid_to) - epoch_us(valid_from) = 1800000000
 ),
 long_rates AS (
-    SELECT tariff_code, rate_type, payment_method, value_exc_vat, value_inc_vat,
+    SELECT l.tariff_code, l.rate_type, l.payment_method, l.value_exc_vat, l.value_inc_vat,
+           t.night_start_minutes AS night_start, t.night_end_minutes AS night_end,
            unnest(generate_series(
-               valid_from,
-               coalesce(valid_to, greatest(valid_from + INTERVAL 30 MINUTE,
-                                           date_trunc('day', now()) + INTERVAL 3 DAY)) - INTERVAL 30 MINUTE,
+               l.valid_from,
+               coalesce(l.valid_to, greatest(l.valid_from + INTERVAL 30 MINUTE,
+                                             date_trunc('day', now()) + INTERVAL 3 DAY)) - INTERVAL 30 MINUTE,
                INTERVAL 30 MINUTE)) AS slot_start
-    FROM long_unit_rates
+    FROM long_unit_rates AS l
+    LEFT JOIN tariffs AS t ON t.tariff_code = l.tariff_code AND t.night_start_minutes IS NOT NULL
 ),
 long_local AS (
-    SELECT *, timezone('Europe/London', slot_start) AS local_start
+    SELECT tariff_code, rate_type, payment_method, value_exc_vat, value_inc_vat, slot_start,
+           timezone('Europe/London', slot_start) AS local_start,
+           night_start, night_end
     FROM long_rates
+),
+banded AS (
+    -- EV tariffs: each half-hour keeps the one rate (day or night) its wall-clock time falls in
+    SELECT tariff_code,
+           CASE WHEN night_start IS NULL THEN rate_type ELSE 'standard' END AS rate_type,
+           payment_method, value_exc_vat, value_inc_vat, slot_start, local_start
+    FROM long_local
+    WHERE night_start IS NULL
+       OR rate_type NOT IN ('day', 'night')
+       OR (rate_type = 'night') = CASE WHEN night_start < night_end
+                                       THEN hour(local_start) * 60 + minute(local_start) >= night_start
+                                            AND hour(local_start) * 60 + minute(local_start) < night_end
+                                       ELSE hour(local_start) * 60 + minute(local_start) >= night_start
+                                            OR hour(local_start) * 60 + minute(local_start) < night_end END
 ),
 expanded AS (
     SELECT l.tariff_code, l.rate_type, l.payment_method, l.slot_start,
@@ -32,7 +53,7 @@ expanded AS (
            CAST(epoch(l.local_start - timezone('UTC', l.slot_start)) / 60 AS SMALLINT) AS utc_offset_minutes,
            CAST(epoch(l.slot_start - d.day_start) / 1800 + 1 AS SMALLINT) AS settlement_period,
            l.value_exc_vat, l.value_inc_vat
-    FROM long_local AS l
+    FROM banded AS l
     JOIN london_days AS d ON d.local_date = CAST(l.local_start AS DATE)
 ),
 final AS (

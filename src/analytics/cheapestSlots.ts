@@ -2,6 +2,7 @@
 // cheapest_slots macro of sql/macros with bound parameters.
 import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
+import type { LengthMode } from './cheapestWindows.js';
 import { checkRange, rangeParams, type Range } from './range.js';
 import { selectPrices } from './priceSql.js';
 import { requireData } from './requireData.js';
@@ -12,6 +13,15 @@ export interface CheapestSlotsRequest extends Range {
   count: number;
   /** Equal prices go to the latest half-hours instead of the earliest. */
   latest?: boolean;
+  /** The highest-priced half-hours instead of the cheapest. */
+  highest?: boolean;
+  /** Half-hours priced below this (p/kWh inc VAT) are not chosen. */
+  minPrice?: number;
+  /** Half-hours priced above this are not chosen. */
+  maxPrice?: number;
+  /** 'exact' (default: fewer than count eligible = no answer), 'at_most' (up to count),
+   *  'at_least' (every eligible half-hour, when there are at least count). */
+  lengthMode?: LengthMode;
   /** Prices rounded to 4 decimals in SQL, as the exports round them (what the CLI prints). */
   rounded?: boolean;
 }
@@ -37,8 +47,14 @@ export async function cheapestSlots(warehouse: Warehouse, request: CheapestSlots
   }
   checkRange(request);
   const rows = (await warehouse.all(
-    `SELECT ${selectPrices(['value_inc_vat', 'value_exc_vat'], request.rounded)} FROM cheapest_slots($tariff, CAST($count AS BIGINT), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ), latest := $latest)`,
-    { tariff: request.tariff, count: request.count, latest: request.latest ?? false, ...rangeParams(request) },
+    `SELECT ${selectPrices(['value_inc_vat', 'value_exc_vat'], request.rounded)} FROM cheapest_slots($tariff, CAST($count AS BIGINT), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ),
+       latest := $latest, highest := $highest, min_price := CAST($min_price AS DOUBLE),
+       max_price := CAST($max_price AS DOUBLE), length_mode := $length_mode)`,
+    {
+      tariff: request.tariff, count: request.count, latest: request.latest ?? false, highest: request.highest ?? false,
+      min_price: request.minPrice ?? null, max_price: request.maxPrice ?? null, length_mode: request.lengthMode ?? 'exact',
+      ...rangeParams(request),
+    },
   )) as unknown as SlotRow[];
   if (rows.length === 0) await requireData(warehouse, request.tariff, request);
   return rows;

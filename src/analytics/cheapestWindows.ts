@@ -1,6 +1,7 @@
 // The cheapest run of contiguous half-hours of a tariff: over a whole range, per Europe/London
 // local day, or per occurrence of a daily local time band. Runs the cheapest_window* macros of
 // sql/macros with bound parameters; the SQL is the one an analyst would type.
+import { listValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { checkRange, rangeParams, type Range } from './range.js';
@@ -23,9 +24,23 @@ export interface CheapestWindowsRequest extends Range {
   latest?: boolean;
   /** No half-hour of the window may cost more than this, p/kWh inc VAT. */
   maxPrice?: number;
+  /** No half-hour of the window may cost less than this, p/kWh inc VAT. */
+  minPrice?: number;
+  /** The highest-priced window instead of the cheapest (same ties). */
+  highest?: boolean;
+  /**
+   * Score Σ price × weight over the window's half-hours, first half-hour first; padded with 1s (or
+   * cut) to the window's length. All > 0.
+   */
+  weights?: number[];
+  /** 'exact' (default); 'at_least': the best window grows to its whole run of eligible half-hours;
+   *  'at_most': fewer half-hours when no run of eligible ones is that long. */
+  lengthMode?: LengthMode;
   /** Prices rounded to 4 decimals in SQL, as the exports round them (what the CLI prints). */
   rounded?: boolean;
 }
+
+export type LengthMode = 'exact' | 'at_least' | 'at_most';
 
 export interface WindowRow {
   tariff_code: string;
@@ -42,6 +57,8 @@ export interface WindowRow {
   slots: number;
   mean_inc_vat: number;
   mean_exc_vat: number;
+  /** The ranked score as a price: the mean, or with weights Σ price × weight ÷ Σ weight. */
+  score_inc_vat: number;
 }
 
 /**
@@ -56,17 +73,29 @@ export async function cheapestWindows(warehouse: Warehouse, request: CheapestWin
     slots: request.slots,
     latest: request.latest ?? false,
     max_price: request.maxPrice ?? null,
+    min_price: request.minPrice ?? null,
+    highest: request.highest ?? false,
+    weights: request.weights === undefined ? null : listValue(request.weights),
+    length_mode: request.lengthMode ?? 'exact',
     band_start: request.band?.startMinutes ?? null,
     band_end: request.band?.endMinutes ?? null,
     ...rangeParams(request),
   };
   const range = 'CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ)';
-  const options = 'latest := $latest, max_price := CAST($max_price AS DOUBLE)';
-  const call = request.band
-    ? `cheapest_window_in_band($tariff, CAST($slots AS INTEGER), CAST($band_start AS INTEGER), CAST($band_end AS INTEGER), ${range}, ${options})`
-    : `${request.perDay ? 'cheapest_window_per_day' : 'cheapest_window'}($tariff, CAST($slots AS INTEGER), ${range}, ${options})`;
-  const columns = selectPrices(['mean_inc_vat', 'mean_exc_vat'], request.rounded);
-  const rows = (await warehouse.all(`SELECT ${columns} FROM ${call}`, params)) as unknown as WindowRow[];
+  const options = 'latest := $latest, max_price := CAST($max_price AS DOUBLE), highest := $highest, ' +
+    'min_price := CAST($min_price AS DOUBLE), weights := CAST($weights AS DOUBLE[])';
+  const per = request.band ? 'band' : request.perDay ? 'day' : 'range';
+  // flexible lengths: the general price_windows; the exact length: the leaner cheapest_window*
+  const call = (request.lengthMode ?? 'exact') !== 'exact'
+    ? `price_windows($tariff, CAST($slots AS INTEGER), ${range}, per := '${per}', band_start_minutes := CAST($band_start AS INTEGER), ` +
+      `band_end_minutes := CAST($band_end AS INTEGER), length_mode := $length_mode, ${options})`
+    : request.band
+      ? `cheapest_window_in_band($tariff, CAST($slots AS INTEGER), CAST($band_start AS INTEGER), CAST($band_end AS INTEGER), ${range}, ${options})`
+      : `${request.perDay ? 'cheapest_window_per_day' : 'cheapest_window'}($tariff, CAST($slots AS INTEGER), ${range}, ${options})`;
+  const columns = selectPrices(['mean_inc_vat', 'mean_exc_vat', 'score_inc_vat'], request.rounded);
+  const found = (await warehouse.all(`SELECT ${columns} FROM ${call}`, params)) as unknown as WindowRow[];
+  // one window per range carries no local date (price_windows gives it as null)
+  const rows = per === 'range' ? found.map(({ local_date: _date, ...row }) => row) : found;
   if (rows.length === 0) await requireData(warehouse, request.tariff, request);
   return rows;
 }
@@ -75,8 +104,22 @@ function checkRequest(request: CheapestWindowsRequest): void {
   if (!Number.isInteger(request.slots) || request.slots < 1) {
     throw new UsageError(`the window must be a positive number of half-hours, got ${request.slots}`);
   }
-  if (request.maxPrice !== undefined && !Number.isFinite(request.maxPrice)) {
-    throw new UsageError(`--max-price: not a number: ${request.maxPrice}`);
+  for (const [flag, value] of [['--max-price', request.maxPrice], ['--min-price', request.minPrice]] as const) {
+    if (value !== undefined && !Number.isFinite(value)) throw new UsageError(`${flag}: not a number: ${value}`);
+  }
+  if (request.minPrice !== undefined && request.maxPrice !== undefined && request.minPrice > request.maxPrice) {
+    throw new UsageError(`--min-price ${request.minPrice} is above --max-price ${request.maxPrice}: no half-hour can qualify`);
+  }
+  if (request.weights !== undefined) {
+    if (request.weights.length === 0 || request.weights.some((w) => !Number.isFinite(w) || w <= 0)) {
+      throw new UsageError(`--weights: every weight must be a number above 0, got ${request.weights.join(',')}`);
+    }
+    if (request.weights.length > request.slots) {
+      throw new UsageError(`--weights: ${request.weights.length} weights for a window of ${request.slots} half-hours`);
+    }
+  }
+  if (request.lengthMode !== undefined && !['exact', 'at_least', 'at_most'].includes(request.lengthMode)) {
+    throw new UsageError(`length mode must be exact, at_least or at_most, got ${String(request.lengthMode)}`);
   }
   const band = request.band;
   if (band) {

@@ -1,7 +1,7 @@
 // Public API of src/analytics: the questions asked of half-hourly prices, each answered by running
 // a view or macro of sql/ with bound parameters. The CLI, exports and the demo call these.
 export { cheapestSlots, type CheapestSlotsRequest, type SlotRow } from './cheapestSlots.js';
-export { cheapestWindows, type CheapestWindowsRequest, type WindowRow } from './cheapestWindows.js';
+export { cheapestWindows, type CheapestWindowsRequest, type LengthMode, type WindowRow } from './cheapestWindows.js';
 export { dailyStats, type DailyStatsRequest, type DailyStatsRow } from './dailyStats.js';
 export { gaps, type GapRow, type GapsRequest } from './gaps.js';
 export { localDaysIn } from './localDays.js';
@@ -16,3 +16,7 @@ export {
   costs, lastCompleteMonths, netCosts, tariffComparison,
   type ComparisonRequest, type CostPeriod, type CostRequest, type NetRequest, type PaymentMethod,
 } from './costs.js';
+export { checkWindow, type CheckRequest, type CheckResult, type CheckedWindow } from './checkWindow.js';
+export { rangeCoverage, seriesKey, type CoverageRow } from './rangeCoverage.js';
+export { rollingStart } from './rollingStart.js';
+export { offPeakPeriods, type OffPeakPeriodRow, type OffPeakPeriodsRequest } from './offPeakPeriods.js';

@@ -80,6 +80,8 @@ export const productDetailSchema = z.looseObject({
   tariffs_active_at: datetime.optional(),
   single_register_electricity_tariffs: tariffTableSchema.optional(),
   dual_register_electricity_tariffs: tariffTableSchema.optional(),
+  /** EV time-of-use tariffs: day and night rates, each entry naming its night band (night_start, night_end). */
+  four_rate_ev_electricity_tariffs: tariffTableSchema.optional(),
   single_register_gas_tariffs: tariffTableSchema.optional(),
   dual_register_gas_tariffs: tariffTableSchema.optional(),
   links: z.array(linkSchema).optional(),

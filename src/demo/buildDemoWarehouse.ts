@@ -37,7 +37,8 @@ export async function buildDemoWarehouse(db: string, logger: Logger): Promise<De
       ...loadConfig({ db: tmp, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY }), defaultFrom: DEMO_FROM.toISOString(),
     };
     const ingest = await runIngest(
-      { tariffs, products: [], accounts: [SANDBOX_ACCOUNT], from: DEMO_FROM, job: DEMO_JOB },
+      // the four-rate EV tariff's night band comes from its product detail
+      { tariffs, products: [{ code: 'EV-SANDBOX-24-01-01', regions: ['L'] }], accounts: [SANDBOX_ACCOUNT], from: DEMO_FROM, job: DEMO_JOB },
       { config, logger },
     );
     if (ingest.status !== 'ok') {

@@ -4,7 +4,7 @@
 import type { OctopusClient } from '../api/OctopusClient.js';
 import type { ProductDetail, TariffTable } from '../api/schemas.js';
 import { parseTariffCode } from '../api/tariffCodes.js';
-import { UsageError } from '../errors.js';
+import { TariffsError, UsageError } from '../errors.js';
 import type { TariffRow } from '../store/writeCatalog.js';
 import type { RateKind } from '../store/writeRates.js';
 
@@ -40,16 +40,20 @@ export function targetFromCode(code: string, source: IngestTarget['source'], fla
   };
 }
 
-/** A product's electricity tariffs (single and dual register) in the given regions. */
+/**
+ * A product's electricity tariffs (single and dual register, and four-rate EV tariffs: day and
+ * night rates with the night band the entry names) in the given regions.
+ */
 export function targetsFromProduct(detail: ProductDetail, regions: string[]): IngestTarget[] {
   const out: IngestTarget[] = [];
-  const tables: [TariffTable | undefined, 'single' | 'dual'][] = [
-    [detail.single_register_electricity_tariffs, 'single'],
-    [detail.dual_register_electricity_tariffs, 'dual'],
+  const tables: [TariffTable | undefined, 'single' | 'dual', boolean][] = [
+    [detail.single_register_electricity_tariffs, 'single', false],
+    [detail.dual_register_electricity_tariffs, 'dual', false],
+    [detail.four_rate_ev_electricity_tariffs, 'dual', true],
   ];
   for (const region of regions) {
     let found = 0;
-    for (const [table, register] of tables) {
+    for (const [table, register, ev] of tables) {
       const byPayment = table?.[`_${region}`];
       if (!byPayment) continue;
       for (const [paymentMethod, entry] of Object.entries(byPayment)) {
@@ -63,12 +67,24 @@ export function targetsFromProduct(detail: ProductDetail, regions: string[]): In
         out.push({
           tariffCode: entry.code, productCode: detail.code, fuel: 'electricity', register, region,
           paymentMethod, rateKinds, kinds: kindsFor('electricity', register), source: 'product',
+          ...(ev ? { nightBand: nightBandOf(entry, `product ${detail.code} region ${region} ${paymentMethod}`) } : {}),
         });
       }
     }
     if (found === 0) throw new UsageError(`--region ${region}: product ${detail.code} has no electricity tariff in region ${region}`);
   }
   return out;
+}
+
+/** `night_start`/`night_end` (`23:30` or `23:30:00`, Europe/London wall time) → minutes after midnight. */
+function nightBandOf(entry: Record<string, unknown>, where: string): { startMinutes: number; endMinutes: number } {
+  const minutes = (field: 'night_start' | 'night_end') => {
+    const text = entry[field];
+    const m = typeof text === 'string' ? /^([01]\d|2[0-3]):([0-5]\d)(?::00)?$/.exec(text) : null;
+    if (!m) throw new TariffsError('INVALID_RECORD', `${where}: four_rate_ev_electricity_tariffs entry ${entry.code as string}: ${field} must be HH:MM, got ${JSON.stringify(text)}`);
+    return Number(m[1]) * 60 + Number(m[2]);
+  };
+  return { startMinutes: minutes('night_start'), endMinutes: minutes('night_end') };
 }
 
 /** The tariffs of an account's agreements; one tariff in several agreements covers them all. */
@@ -103,8 +119,9 @@ export async function resolveTargets(client: OctopusClient, request: TargetReque
   const targets = new Map<string, IngestTarget>();
   const add = (t: IngestTarget) => {
     const existing = targets.get(t.tariffCode);
-    if (!existing) targets.set(t.tariffCode, t);
-    else if (existing.period && !t.period) delete existing.period; // a plain --tariff asks for everything
+    if (!existing) return void targets.set(t.tariffCode, t);
+    if (existing.period && !t.period) delete existing.period; // a plain --tariff asks for everything
+    if (t.nightBand && !existing.nightBand) existing.nightBand = t.nightBand; // only a product detail knows it
   };
   for (const code of request.tariffs) add(targetFromCode(code, 'tariff'));
   for (const product of request.products) {

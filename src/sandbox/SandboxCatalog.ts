@@ -73,12 +73,15 @@ export function kindsFor(tariff: TariffEntry): RateKind[] {
 }
 
 export type TariffGroupKey =
-  'single_register_electricity_tariffs' | 'dual_register_electricity_tariffs' | 'single_register_gas_tariffs';
+  'single_register_electricity_tariffs' | 'dual_register_electricity_tariffs' | 'single_register_gas_tariffs'
+  | 'four_rate_ev_electricity_tariffs';
 
 const TARIFF_GROUPS: { key: TariffGroupKey; fuel: TariffFuel; registers: '1R' | '2R' }[] = [
   { key: 'single_register_electricity_tariffs', fuel: 'electricity', registers: '1R' },
   { key: 'dual_register_electricity_tariffs', fuel: 'electricity', registers: '2R' },
   { key: 'single_register_gas_tariffs', fuel: 'gas', registers: '1R' },
+  // EV time-of-use tariffs (day and night rates, the night band in the entry): served like 2R ones
+  { key: 'four_rate_ev_electricity_tariffs', fuel: 'electricity', registers: '2R' },
 ];
 
 export class SandboxCatalog {
@@ -247,6 +250,7 @@ export function synthesizeDetail(listing: Json, tariffs: Partial<Record<TariffGr
     single_register_electricity_tariffs: tariffs.single_register_electricity_tariffs ?? {},
     dual_register_electricity_tariffs: tariffs.dual_register_electricity_tariffs ?? {},
     single_register_gas_tariffs: tariffs.single_register_gas_tariffs ?? {},
+    ...(tariffs.four_rate_ev_electricity_tariffs ? { four_rate_ev_electricity_tariffs: tariffs.four_rate_ev_electricity_tariffs } : {}),
     sample_quotes: {},
     sample_consumption: {},
     links,

@@ -39,8 +39,10 @@ export const SANDBOX_FILES = {
     'BottlecapDave-HomeAssistant-TargetTimeframes/agile_rates_2026-03-28T20_2026-03-30T00_DST_test_continuous_times_when_moving_into_bst.json',
   agile241001M: 'madbeardman-ihd-replacement/agile.json',
   agile241001N: 'bluca-nest-octopus/april_4_2026_prices.json',
+  agileOutgoingC: 'hramzan01-project_market/csv_agileoutgoing_C_London.csv',
+  goD: 'BottlecapDave-HomeAssistant-OctopusEnergy/go_rates_E-1R-GO-22-07-05-D_2022-10-07_2022-10-10_test_rates_to_thirty_minute_increments.json',
+  evSynthetic: 'synthetic/four_rate_ev_product.json',
   account: 'markallanson-octopus-energy/account_response.json',
-  agileOutgoingC: 'hramzan01-project_market/EXCERPT_csv_agileoutgoing_C_London_2023-03-01_to_2024-03-01.csv',
 } as const;
 
 /** The synthetic household (data/sandbox/README.md): its meters, agreements and readings' span. */
@@ -107,6 +109,7 @@ function buildCatalog(dir: string): SandboxCatalog {
       { direct_debit_monthly: tariffDetailEntry(product, `E-1R-${product}-${r}`, 'electricity', '1R') },
     ]));
   const withRegions = new Map<string, Json>();
+  // AGILE-OUTGOING-19-05-13: the 2023 list's export product (direction EXPORT kept).
   for (const code of ['AGILE-18-02-21', 'AGILE-24-10-01', 'AGILE-OUTGOING-19-05-13']) {
     withRegions.set(code, synthesizeDetail(listings.get(code)!, { single_register_electricity_tariffs: agileRegions(code) }));
   }
@@ -133,6 +136,14 @@ function buildCatalog(dir: string): SandboxCatalog {
   catalog.setRates('E-1R-AGILE-18-02-21-C', 'standard-unit-rates',
     RateSeries.fromRecords([...results(SANDBOX_FILES.agileC1), ...results(SANDBOX_FILES.agileC2)]));
 
+  // Agile Outgoing, region C: the same five-column layout as tom66's (UTC start, local HH:MM,
+  // region, name, price), with +00:00 instants.
+  catalog.setRates(HOUSEHOLD.exportTariff, 'standard-unit-rates',
+    RateSeries.fromSortedColumns(readCsvSeries(text(SANDBOX_FILES.agileOutgoingC), (line) => {
+      const cells = line.split(',');
+      return [cells[0]!, cells[4]!];
+    })));
+
   catalog.setRates('E-1R-VAR-17-01-11-A', 'standard-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.var170111Rates)));
   // The sandbox account's gas tariff: no gas rate history was recorded, so the product detail's own
   // direct-debit unit rate for region A, as one open-ended rate from the product's launch.
@@ -155,11 +166,9 @@ function buildCatalog(dir: string): SandboxCatalog {
   catalog.setRates('E-1R-AGILE-24-10-01-M', 'standard-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.agile241001M)));
   catalog.setRates('E-1R-AGILE-24-10-01-N', 'standard-unit-rates', RateSeries.fromRecords(results(SANDBOX_FILES.agile241001N)));
 
-  catalog.setRates(HOUSEHOLD.exportTariff, 'standard-unit-rates', RateSeries.fromSortedColumns(
-    readCsvSeries(text(SANDBOX_FILES.agileOutgoingC), (line) => {
-      const cells = line.split(',');
-      return [cells[0]!, cells[4]!];
-    })));
+  // Octopus Go, region D: seven real rates (two a day) from a peer's test, under the tariff it names.
+  catalog.addTariff({ tariffCode: 'E-1R-GO-22-07-05-D', rates: results(SANDBOX_FILES.goD) });
+  addSyntheticEvProduct(catalog, json(SANDBOX_FILES.evSynthetic));
 
   catalog.accounts.set(SANDBOX_ACCOUNT, sandboxAccount(json(SANDBOX_FILES.account)));
   const from = Date.parse(HOUSEHOLD.from);
@@ -168,6 +177,26 @@ function buildCatalog(dir: string): SandboxCatalog {
   catalog.consumption.set(meterKey('electricity', HOUSEHOLD.exportMpan, HOUSEHOLD.electricitySerial), new ConsumptionSeries('export', from, to));
   catalog.consumption.set(meterKey('gas', HOUSEHOLD.gasMprn, HOUSEHOLD.gasSerial), new ConsumptionSeries('gas', from, to));
   return catalog;
+}
+
+/**
+ * The synthetic four-rate EV product (data/sandbox/synthetic/): listed, with a detail holding its
+ * one tariff under four_rate_ev_electricity_tariffs (night band and rates), and its day and night
+ * unit rates.
+ */
+function addSyntheticEvProduct(catalog: SandboxCatalog, spec: Json): void {
+  const listing = spec.listing as Json;
+  const code = String(listing.code);
+  const tariff = spec.tariff as Json;
+  const tariffCode = String(tariff.code);
+  const links = tariffDetailEntry(code, tariffCode, 'electricity', '2R').links;
+  const detail = synthesizeDetail(
+    { ...listing, links: [{ href: `${REAL_BASE_URL}products/${code}/`, method: 'GET', rel: 'self' }] },
+    { four_rate_ev_electricity_tariffs: { [`_${String(spec.region)}`]: { direct_debit_monthly: { ...tariff, links } } } },
+  );
+  catalog.addProduct({ ...listing, links: [{ href: `${REAL_BASE_URL}products/${code}/`, method: 'GET', rel: 'self' }] }, detail, false);
+  catalog.setRates(tariffCode, 'day-unit-rates', RateSeries.fromRecords(spec.day_unit_rates as RateInput[]));
+  catalog.setRates(tariffCode, 'night-unit-rates', RateSeries.fromRecords(spec.night_unit_rates as RateInput[]));
 }
 
 /** A products-list element from a detail: the detail's scalar fields in list order, direction IMPORT. */

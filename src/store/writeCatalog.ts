@@ -11,6 +11,8 @@ export interface TariffRow {
   region: string | null;
   paymentMethod: string | null;
   rateKinds: string[];
+  /** Four-rate EV tariffs: the night rate's daily band, Europe/London wall-clock minutes. */
+  nightBand?: { startMinutes: number; endMinutes: number };
 }
 
 export async function upsertProducts(warehouse: Warehouse, products: Product[], seenAt: Date): Promise<void> {
@@ -45,10 +47,13 @@ export async function upsertTariffs(warehouse: Warehouse, tariffs: TariffRow[], 
   const seen = seenAt.toISOString();
   await warehouse.transaction(async () => {
     for (const t of tariffs) {
-      await warehouse.run(`INSERT INTO tariffs VALUES (
+      await warehouse.run(`INSERT INTO tariffs (tariff_code, product_code, fuel, register, region, payment_method,
+          rate_kinds, first_seen_at, last_seen_at, night_start_minutes, night_end_minutes) VALUES (
           $code, $product, $fuel, $register, $region, $payment_method, from_json($kinds, '["VARCHAR"]'),
-          CAST($seen AS TIMESTAMPTZ), CAST($seen AS TIMESTAMPTZ))
+          CAST($seen AS TIMESTAMPTZ), CAST($seen AS TIMESTAMPTZ), CAST($night_start AS SMALLINT), CAST($night_end AS SMALLINT))
         ON CONFLICT (tariff_code) DO UPDATE SET
+          night_start_minutes = coalesce(excluded.night_start_minutes, tariffs.night_start_minutes),
+          night_end_minutes = coalesce(excluded.night_end_minutes, tariffs.night_end_minutes),
           product_code = excluded.product_code, fuel = excluded.fuel, register = excluded.register,
           region = excluded.region,
           payment_method = coalesce(excluded.payment_method, tariffs.payment_method),
@@ -56,6 +61,7 @@ export async function upsertTariffs(warehouse: Warehouse, tariffs: TariffRow[], 
           last_seen_at = excluded.last_seen_at`, {
         code: t.tariffCode, product: t.productCode, fuel: t.fuel, register: t.register, region: t.region,
         payment_method: t.paymentMethod, kinds: JSON.stringify(t.rateKinds), seen,
+        night_start: t.nightBand?.startMinutes ?? null, night_end: t.nightBand?.endMinutes ?? null,
       });
     }
   });

@@ -180,3 +180,79 @@ export function negativeRunsOf(slots: Slot[]): BruteRun[] {
   flush();
   return runs;
 }
+
+export type LengthMode = 'exact' | 'at_least' | 'at_most';
+
+export interface WindowOptions {
+  n: number;
+  latest?: boolean;
+  highest?: boolean;
+  min?: number;
+  max?: number;
+  weights?: number[];
+  mode?: LengthMode;
+}
+
+export interface BruteGeneralWindow {
+  startMs: number;
+  slots: number;
+  mean: number;
+  /** Σ price × weight ÷ Σ weight of the ranked n-window. */
+  score: number;
+}
+
+/** Maximal runs of slots 30 min apart (slots sorted by time). */
+export function contiguousRuns(slots: Slot[]): Slot[][] {
+  const runs: Slot[][] = [];
+  for (const slot of slots) {
+    const run = runs.at(-1);
+    if (run && slot.ms - run.at(-1)!.ms === HALF_HOUR) run.push(slot);
+    else runs.push([slot]);
+  }
+  return runs;
+}
+
+/**
+ * The best window of one group by plain enumeration: drop slots outside [min, max], cut the rest
+ * into contiguous runs, try every start of every run. Score Σ price × weight (weights cut or
+ * padded with 1s to the length); lower wins (highest: higher); within 1e-9 the earliest (latest).
+ * at_most: length = min(n, longest run); at_least: the whole run holding the best n-window.
+ */
+export function bestGeneralWindow(slots: Slot[], o: WindowOptions): BruteGeneralWindow | undefined {
+  const eligible = slots.filter((s) => (o.min === undefined || s.inc >= o.min) && (o.max === undefined || s.inc <= o.max));
+  const runs = contiguousRuns(eligible);
+  const longest = Math.max(0, ...runs.map((r) => r.length));
+  const length = o.mode === 'at_most' ? Math.min(o.n, longest) : o.n;
+  if (length < 1) return undefined;
+  const weight = (k: number) => o.weights?.[k] ?? 1;
+  let best: { run: Slot[]; i: number; score: number } | undefined;
+  for (const run of runs) {
+    for (let i = 0; i + length <= run.length; i++) {
+      let score = 0;
+      for (let k = 0; k < length; k++) score += run[i + k]!.inc * weight(k);
+      const better = best === undefined
+        || (o.highest ? score > best.score + 1e-9 : score < best.score - 1e-9)
+        || (o.latest === true && Math.abs(score - best.score) <= 1e-9);
+      if (better) best = { run, i, score };
+    }
+  }
+  if (!best) return undefined;
+  let weightSum = 0;
+  for (let k = 0; k < length; k++) weightSum += weight(k);
+  const chosen = o.mode === 'at_least' ? best.run : best.run.slice(best.i, best.i + length);
+  return {
+    startMs: chosen[0]!.ms, slots: chosen.length,
+    mean: chosen.reduce((a, s) => a + s.inc, 0) / chosen.length, score: best.score / weightSum,
+  };
+}
+
+/** The slots a slots question picks: eligible ones by price (highest: dearest first), ties by time. */
+export function bruteSlots(slots: Slot[], o: Omit<WindowOptions, 'weights'>): Slot[] {
+  const eligible = slots.filter((s) => (o.min === undefined || s.inc >= o.min) && (o.max === undefined || s.inc <= o.max));
+  const ranked = [...eligible].sort((a, b) => (o.highest ? b.inc - a.inc : a.inc - b.inc) || (o.latest ? b.ms - a.ms : a.ms - b.ms));
+  const mode = o.mode ?? 'exact';
+  const picked = mode === 'at_least' ? (ranked.length >= o.n ? ranked : [])
+    : mode === 'at_most' ? ranked.slice(0, o.n)
+      : ranked.length >= o.n ? ranked.slice(0, o.n) : [];
+  return picked.sort((a, b) => a.ms - b.ms);
+}

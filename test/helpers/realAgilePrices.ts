@@ -45,3 +45,11 @@ export function regionAPrices(): PricePoint[] {
     .filter((p) => p.ms < first);
   return [...earlier, ...tom66];
 }
+
+/** Agile Outgoing (export), region C: UTC start, local HH:MM, region, name, price; 2023-03-01 → 2024-02-29. */
+export function outgoingCPrices(): PricePoint[] {
+  return lines('hramzan01-project_market/csv_agileoutgoing_C_London.csv').map((line) => {
+    const [start = '', , , , price = ''] = line.split(',');
+    return { ms: Date.parse(start.replace(' ', 'T')), inc: Number(price) };
+  });
+}

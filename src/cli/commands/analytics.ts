@@ -2,12 +2,12 @@
 // thin shells over src/analytics (which runs the views and macros of sql/) on a read-only warehouse.
 import type { Command } from 'commander';
 import {
-  cheapestSlots, cheapestWindows, dailyStats, gaps, monthlyStats, negativeRuns, negativeSlots,
-  parseDuration, regionComparison, type Range,
+  checkWindow, cheapestSlots, cheapestWindows, dailyStats, gaps, monthlyStats, negativeRuns, negativeSlots, offPeakPeriods,
+  parseDuration, rangeCoverage, regionComparison, rollingStart, seriesKey, type LengthMode, type Range,
 } from '../../analytics/index.js';
-import { UsageError } from '../../errors.js';
+import { EXIT, TariffsError, UsageError } from '../../errors.js';
 import { Warehouse } from '../../store/Warehouse.js';
-import { HALF_HOUR_MS, parseLocalTimeBand, parseUserDateTime } from '../../time/index.js';
+import { parseLocalTimeBand, parseUserDateTime } from '../../time/index.js';
 import { allProducts, currentAgile, productTariffs, REGIONS } from '../../api/discover.js';
 import { OctopusClient } from '../../api/OctopusClient.js';
 import { configFrom, formatOf, loggerFor, withApi, withDb, withFormat, type CommonFlags } from '../common.js';
@@ -19,19 +19,31 @@ export interface RangeFlags extends CommonFlags {
   to?: string;
 }
 
-interface CheapestFlags extends RangeFlags {
-  tariff: string;
-  duration: string;
-  perDay?: boolean;
-  between?: string;
-  latest?: boolean;
+/** Flags every "from now" question shares. */
+interface RollingFlags extends RangeFlags {
+  now?: string;
+  minRemaining?: string;
+  complete?: boolean;
+  highest?: boolean;
+  minPrice?: string;
   maxPrice?: string;
+  atLeast?: boolean;
+  atMost?: boolean;
+  latest?: boolean;
 }
 
-interface SlotsFlags extends RangeFlags {
+interface CheapestFlags extends RollingFlags {
+  tariff: string;
+  duration?: string;
+  perDay?: boolean;
+  between?: string;
+  weights?: string;
+  check?: boolean;
+}
+
+interface SlotsFlags extends RollingFlags {
   tariff: string;
   count: string;
-  latest?: boolean;
 }
 
 interface TariffFlags extends RangeFlags {
@@ -44,64 +56,127 @@ const FORMS = `
 time such as 2024-03-31T16:00, or an instant with an offset (2024-03-31T15:00Z); --to is exclusive.
 JSON output is an array of objects: instants are UTC (…Z), local_start/local_end are Europe/London
 wall times with offset (2024-10-27T01:30:00+00:00), prices are p/kWh. Exit status: 0 answered
-(possibly with no rows), 1 no prices stored for the tariff in the range, 2 bad usage.`;
+(possibly with no rows), 1 no prices stored for the tariff in the range (or, with --complete, not
+every half-hour of it), 2 bad usage, 3 (cheapest --check) now is not inside today's window.`;
+
+/** The options of `cheapest` and `slots` beyond the range: direction, thresholds, lengths, clock. */
+function withRolling(command: Command, what: 'window' | 'half-hours'): Command {
+  const unit = what === 'window' ? 'no half-hour of the window may cost' : 'half-hours costing';
+  return command
+    .option('--from <when>', `range start: now (the default: the current half-hour, see --min-remaining) or ${WHEN}`)
+    .option('--to <when>', 'range end, exclusive (default: the end of stored data)')
+    .option('--now <instant>', 'pin "now" (for scripts and tests), e.g. 2024-05-13T16:10:00Z; default: the clock')
+    .option('--min-remaining <minutes>', 'with --from now: skip the half-hour in progress when fewer minutes of it are left (0-30; default 0)')
+    .option('--highest', what === 'window' ? 'the highest-priced window instead (export, peaks to avoid)' : 'the highest-priced half-hours instead')
+    .option('--min-price <p>', `${what === 'window' ? `${unit} less` : `${unit} less are never chosen`}, p/kWh inc VAT (negative works)`)
+    .option('--max-price <p>', `${what === 'window' ? `${unit} more` : `${unit} more are never chosen`}, p/kWh inc VAT (negative works)`)
+    .option('--at-least', what === 'window'
+      ? 'take the whole run of eligible contiguous half-hours holding the best window when it is longer'
+      : 'every eligible half-hour, when there are at least --count')
+    .option('--at-most', what === 'window'
+      ? 'a shorter window when no run of eligible contiguous half-hours is that long'
+      : 'up to --count: fewer when fewer half-hours are eligible')
+    .option('--latest', 'break ties in favour of the latest (default: the earliest)')
+    .option('--complete', 'refuse to answer (exit 1, naming how many are missing) unless every half-hour of the range is priced');
+}
+
+const ROLLING_HELP = `
+Without --from (or with --from now) the range starts at the half-hour in progress, or at the next
+one when fewer than --min-remaining minutes of it are left; --now pins the clock.
+A range that is not fully priced (tomorrow's prices not yet published, a gap) still gets an answer
+from the priced half-hours, with a warning on stderr and "complete": false in each row; --complete
+refuses instead (exit 1). Asking for N half-hours never yields fewer, unless --at-most asks for it.`;
 
 export function register(program: Command): void {
   const cheapest = program
     .command('cheapest')
-    .description('the cheapest run of contiguous half-hours of a tariff (overall, per local day or per nightly band)')
+    .description('the cheapest (or --highest) run of contiguous half-hours of a tariff (overall, per local day or per nightly band)')
     .requiredOption('--tariff <code>', 'tariff code, e.g. E-1R-AGILE-18-02-21-A')
-    .requiredOption('--duration <length>', 'window length, a multiple of 30 minutes: 30m, 90m, 2h, 1h30m')
-    .option('--from <when>', `range start (default: the start of the current half-hour); ${WHEN}`)
-    .option('--to <when>', 'range end, exclusive (default: the end of stored data)')
+    .option('--duration <length>', 'window length, a multiple of 30 minutes: 30m, 90m, 2h, 1h30m (default with --weights: one half-hour per weight)')
     .option('--per-day', 'one window per Europe/London local day, lying inside that day')
     .option('--between <HH:MM-HH:MM>', 'one window per occurrence of a daily local time band, e.g. 23:00-07:00 (listed under the date it starts)')
-    .option('--latest', 'break ties in favour of the latest window (default: the earliest)')
-    .option('--max-price <p>', 'no half-hour of the window may cost more than this, p/kWh inc VAT');
-  withFormat(withDb(cheapest));
+    .option('--weights <w,w,...>', "score Σ price × weight, first half-hour first (an appliance drawing most at the start: 2,1,1); missing weights are 1")
+    .option('--check', 'with --per-day: exit 0 when now lies inside today\'s window, 3 when not; prints the window (JSON: today, current and next, with mean, min and max)');
+  withFormat(withDb(withRolling(cheapest, 'window')));
   cheapest.addHelpText('after', `
-Score: the mean price inc VAT of the window's half-hours. A window never spans a missing half-hour
-and lies inside [--from, --to). One window per payment method and rate type of the tariff.
+Score: the mean price inc VAT of the window's half-hours (with --weights: Σ price × weight, shown as
+score_inc_vat = Σ price × weight ÷ Σ weight). The lowest wins, or the highest with --highest.
+A window never spans a missing half-hour, lies inside [--from, --to) and holds no half-hour outside
+[--min-price, --max-price]. One window per payment method and rate type of the tariff.
 On clock-change days a local day has 46 or 50 half-hours and a band such as 23:00-07:00 has 14 or 18.
 --between gives one window per night (or band) by itself; --per-day is then not needed.
-SQL: cheapest_window(tariff, n_slots, from, to, latest := …, max_price := …), cheapest_window_per_day(…),
-cheapest_window_in_band(tariff, n_slots, band_start_minutes, band_end_minutes, from, to, …).
+--check for cron: tariffs cheapest --tariff T --duration 2h --per-day --check --format csv >/dev/null && run-appliance
+  (today's window is chosen over the whole local day, so the answer does not move as the day goes on).
+SQL: cheapest_window(tariff, n_slots, from, to, latest := …, max_price := …, highest := …, min_price := …,
+weights := [2, 1, 1]), cheapest_window_per_day(…), cheapest_window_in_band(tariff, n_slots,
+band_start_minutes, band_end_minutes, from, to, …); with --at-least/--at-most: price_windows(tariff,
+n_slots, from, to, per := 'range' | 'day' | 'band', …, length_mode := 'at_least' | 'at_most');
+range_coverage(tariff, from, to).
+${ROLLING_HELP}
 ${FORMS}`);
   cheapest.action(action(async (flags: CheapestFlags) => {
-    const slots = parseDuration(flags.duration, '--duration');
+    const weights = flags.weights === undefined ? undefined : weightsFlag(flags.weights);
+    if (flags.duration === undefined && weights === undefined) throw new UsageError('--duration is required (or --weights, one half-hour per weight)');
+    const slots = flags.duration === undefined ? weights!.length : parseDuration(flags.duration, '--duration');
     const band = flags.between === undefined ? undefined : parseLocalTimeBand(flags.between, '--between');
-    const maxPrice = flags.maxPrice === undefined ? undefined : priceFlag(flags.maxPrice, '--max-price');
-    const range = rangeOf(flags, currentHalfHour());
-    await withWarehouse(flags, async (warehouse, format) => {
-      const rows = await cheapestWindows(warehouse, {
-        tariff: flags.tariff, slots, ...range, perDay: flags.perDay === true, latest: flags.latest === true, rounded: true,
-        ...(band ? { band } : {}), ...(maxPrice === undefined ? {} : { maxPrice }),
-      });
-      if (rows.length === 0) {
-        process.stderr.write(`tariffs: no window of ${flags.duration} of ${flags.tariff} fits: every candidate spans a missing half-hour` +
-          `${maxPrice === undefined ? '' : ' or a price above --max-price'}, or runs outside the range\n`);
+    if (flags.check && (band !== undefined || flags.perDay !== true)) throw new UsageError('--check needs --per-day (and no --between): it checks today\'s window');
+    const options = optionsOf(flags);
+    const now = nowOf(flags);
+    const request = {
+      tariff: flags.tariff, slots, latest: flags.latest === true, rounded: true, ...options,
+      ...(weights === undefined ? {} : { weights }),
+    };
+    if (flags.check) {
+      if (flags.from !== undefined || flags.to !== undefined || flags.minRemaining !== undefined) {
+        throw new UsageError('--check looks at today and tomorrow by itself: drop --from, --to and --min-remaining');
       }
-      output(rows, format);
+      return withWarehouse(flags, async (warehouse, format) => {
+        const result = await checkWindow(warehouse, { ...request, now });
+        if (format === 'json') process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        else if (result.today) output([{ ...result.today, in_window: result.in_window }], format);
+        if (!result.today) process.stderr.write(`tariffs: no window of ${slots} half-hours of ${flags.tariff} on ${result.local_date} qualifies\n`);
+        return result.in_window ? EXIT.OK : EXIT.NOT_NOW;
+      });
+    }
+    const range = rangeOf(flags, now);
+    return withWarehouse(flags, async (warehouse, format) => {
+      const rows = await cheapestWindows(warehouse, {
+        ...request, ...range, perDay: flags.perDay === true, ...(band ? { band } : {}),
+      });
+      const marked = await markCoverage(warehouse, flags, range, rows);
+      if (rows.length === 0) {
+        process.stderr.write(`tariffs: no window of ${slots} half-hours of ${flags.tariff} fits: every candidate spans a missing half-hour` +
+          `${options.maxPrice === undefined && options.minPrice === undefined ? '' : ' or a price outside --min-price/--max-price'}, or runs outside the range\n`);
+      }
+      output(marked, format);
     });
   }));
 
   const slots = program
     .command('slots')
-    .description('the N cheapest half-hours of a tariff in a range (adjacent or not), in time order')
+    .description('the N cheapest (or --highest) half-hours of a tariff in a range (adjacent or not), in time order')
     .requiredOption('--tariff <code>', 'tariff code, e.g. E-1R-AGILE-18-02-21-A')
-    .requiredOption('--count <n>', 'how many half-hours')
-    .option('--from <when>', `range start (default: the start of the current half-hour); ${WHEN}`)
-    .option('--to <when>', 'range end, exclusive (default: the end of stored data)')
-    .option('--latest', 'equal prices go to the latest half-hours (default: the earliest)');
-  withFormat(withDb(slots));
+    .requiredOption('--count <n>', 'how many half-hours');
+  withFormat(withDb(withRolling(slots, 'half-hours')));
   slots.addHelpText('after', `
-SQL: SELECT * FROM cheapest_slots(tariff, n, from, to, latest := …).
+Only half-hours inside [--min-price, --max-price] can be chosen. Fewer eligible half-hours than
+--count is no answer (exit 0, a note on stderr), unless --at-most.
+SQL: SELECT * FROM cheapest_slots(tariff, n, from, to, latest := …, highest := …, min_price := …,
+max_price := …, length_mode := 'exact' | 'at_least' | 'at_most').
+${ROLLING_HELP}
 ${FORMS}`);
   slots.action(action(async (flags: SlotsFlags) => {
     const count = countFlag(flags.count, '--count');
-    const range = rangeOf(flags, currentHalfHour());
+    const range = rangeOf(flags, nowOf(flags));
+    const options = optionsOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      output(await cheapestSlots(warehouse, { tariff: flags.tariff, count, ...range, latest: flags.latest === true, rounded: true }), format);
+      const rows = await cheapestSlots(warehouse, { tariff: flags.tariff, count, ...range, latest: flags.latest === true, rounded: true, ...options });
+      const marked = await markCoverage(warehouse, flags, range, rows);
+      if (rows.length === 0) {
+        process.stderr.write(`tariffs: fewer than ${count} half-hours of ${flags.tariff} are eligible in the range` +
+          `${options.maxPrice === undefined && options.minPrice === undefined ? '' : ' (--min-price/--max-price)'}; --at-most takes fewer\n`);
+      }
+      output(marked, format);
     });
   }));
 
@@ -122,6 +197,27 @@ ${FORMS}`);
     await withWarehouse(flags, async (warehouse, format) => {
       const request = { ...tariffOf(flags), ...range, rounded: true };
       output(flags.runs ? await negativeRuns(warehouse, request) : await negativeSlots(warehouse, request), format);
+    });
+  }));
+
+  const offPeak = program
+    .command('off-peak')
+    .description('off-peak periods of two- and three-rate tariffs (Go, Intelligent Go, Cosy-like, four-rate EV): runs at the day\'s lowest rate')
+    .option('--tariff <code>', 'one tariff (default: every stored tariff)')
+    .option('--from <when>', `range start (default: everything stored); ${WHEN}`)
+    .option('--to <when>', 'range end, exclusive (default: everything stored)');
+  withFormat(withDb(offPeak));
+  offPeak.addHelpText('after', `
+Only Europe/London local days with two or three distinct prices count (Agile days never do); a
+period is cut at local midnight, and listed when it lies inside [--from, --to). A four-rate EV
+tariff (ingested with --product/--region) shows its night band, 10/12/14 half-hours long for
+23:30-05:30 on the spring-forward/ordinary/fall-back night. No such days is an empty answer (exit 0).
+SQL: the view off_peak_periods.
+${FORMS}`);
+  offPeak.action(action(async (flags: TariffFlags) => {
+    const range = rangeOf(flags);
+    await withWarehouse(flags, async (warehouse, format) => {
+      output(await offPeakPeriods(warehouse, { ...tariffOf(flags), ...range }), format);
     });
   }));
 
@@ -233,15 +329,50 @@ async function listRegions(flags: CommonFlags & { product?: string }): Promise<v
   }
 }
 
-export async function withWarehouse(flags: CommonFlags, fn: (warehouse: Warehouse, format: OutputFormat) => Promise<void>): Promise<void> {
+export async function withWarehouse<T>(flags: CommonFlags, fn: (warehouse: Warehouse, format: OutputFormat) => Promise<T>): Promise<T> {
   const config = configFrom(flags);
   const format = formatOf(flags);
   const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config) });
   try {
-    await fn(warehouse, format);
+    return await fn(warehouse, format);
   } finally {
     warehouse.close();
   }
+}
+
+/**
+ * Adds `complete` to each row (is every half-hour of its series' range priced?), warns on stderr
+ * about a partly priced range, or with --complete refuses to answer (exit 1, nothing on stdout).
+ */
+async function markCoverage<R extends { payment_method: string | null; rate_type: string }>(
+  warehouse: Warehouse, flags: RollingFlags & { tariff: string }, range: Range, rows: R[],
+): Promise<(R & { complete: boolean })[]> {
+  const coverage = await rangeCoverage(warehouse, { tariff: flags.tariff, ...range });
+  const gaps = coverage.filter((c) => !c.complete);
+  for (const gap of gaps) {
+    const series = gap.payment_method === null && gap.rate_type === 'standard' ? '' : ` (${[gap.payment_method, gap.rate_type].filter(Boolean).join(', ')})`;
+    const what = `${flags.tariff}${series} has no price for ${gap.missing_slots} of the ${gap.expected_slots} half-hours in [${gap.range_start}, ${gap.range_end})`;
+    if (flags.complete) throw new TariffsError('INCOMPLETE_RANGE', `${what}: not answering (--complete)`);
+    process.stderr.write(`tariffs: warning: ${what}; the answer uses the priced ones\n`);
+  }
+  const incomplete = new Set(gaps.map(seriesKey));
+  return rows.map((row) => ({ ...row, complete: !incomplete.has(seriesKey(row)) }));
+}
+
+/** "Now": --now when given (scripts, tests), else the clock. */
+function nowOf(flags: RollingFlags): Date {
+  return flags.now === undefined ? new Date() : parseUserDateTime(flags.now, '--now');
+}
+
+function optionsOf(flags: RollingFlags): { highest: boolean; minPrice?: number; maxPrice?: number; lengthMode?: LengthMode } {
+  if (flags.atLeast && flags.atMost) throw new UsageError('--at-least and --at-most exclude each other');
+  const lengthMode: LengthMode | undefined = flags.atLeast ? 'at_least' : flags.atMost ? 'at_most' : undefined;
+  return {
+    highest: flags.highest === true,
+    ...(flags.minPrice === undefined ? {} : { minPrice: priceFlag(flags.minPrice, '--min-price') }),
+    ...(flags.maxPrice === undefined ? {} : { maxPrice: priceFlag(flags.maxPrice, '--max-price') }),
+    ...(lengthMode === undefined ? {} : { lengthMode }),
+  };
 }
 
 /** Prices come rounded from SQL (4 decimals, as in the exports); a table shows 2 (src/cli/table.ts). */
@@ -249,9 +380,13 @@ export function output(rows: object[], format: OutputFormat): void {
   writeRows(rows as Row[], format);
 }
 
-export function rangeOf(flags: RangeFlags, defaultFrom?: Date): Range {
+/** With `now`, an absent --from (or `--from now`) is the rolling start: see rollingStart. */
+export function rangeOf(flags: RangeFlags & { minRemaining?: string }, now?: Date): Range {
   const range: Range = {};
-  const from = flags.from === undefined ? defaultFrom : parseUserDateTime(flags.from, '--from');
+  const rolling = now !== undefined && (flags.from === undefined || flags.from.trim().toLowerCase() === 'now');
+  if (flags.minRemaining !== undefined && !rolling) throw new UsageError('--min-remaining applies to --from now (the default) only');
+  const minutes = flags.minRemaining === undefined ? 0 : minutesFlag(flags.minRemaining, '--min-remaining');
+  const from = rolling ? rollingStart(now, minutes) : flags.from === undefined ? undefined : parseUserDateTime(flags.from, '--from');
   if (from) range.from = from;
   if (flags.to !== undefined) range.to = parseUserDateTime(flags.to, '--to');
   return range;
@@ -261,9 +396,19 @@ function tariffOf(flags: TariffFlags): { tariff?: string } {
   return flags.tariff === undefined ? {} : { tariff: flags.tariff };
 }
 
-/** The start of the half-hour we are in (half-hours start on :00 and :30 in UTC and London alike). */
-function currentHalfHour(now: Date = new Date()): Date {
-  return new Date(Math.floor(now.getTime() / HALF_HOUR_MS) * HALF_HOUR_MS);
+function minutesFlag(text: string, flag: string): number {
+  if (!/^\d+$/.test(text.trim())) throw new UsageError(`${flag}: '${text}' is not a whole number of minutes`);
+  return Number(text.trim());
+}
+
+/** `2,1,1` → [2, 1, 1]; each a number above 0. */
+function weightsFlag(text: string): number[] {
+  const parts = text.split(',').map((p) => p.trim());
+  const weights = parts.map(Number);
+  if (parts.some((p) => p === '') || weights.some((w) => !Number.isFinite(w) || w <= 0)) {
+    throw new UsageError(`--weights: '${text}' is not a list of numbers above 0 such as 2,1,1`);
+  }
+  return weights;
 }
 
 function priceFlag(text: string, flag: string): number {

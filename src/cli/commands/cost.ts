@@ -94,8 +94,7 @@ ${RULES}`);
     parseMeter(flags.meter);
     const payment = paymentOf(flags);
     const defaults = lastCompleteMonths(new Date());
-    const range = rangeOf(flags, flags.from === undefined && flags.to === undefined ? defaults.from : undefined);
-    if (flags.from === undefined && flags.to === undefined) range.to = defaults.to;
+    const range = flags.from === undefined && flags.to === undefined ? { from: defaults.from, to: defaults.to } : rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
       const rows = await tariffComparison(warehouse, { meter: flags.meter, tariffs: flags.tariff, payment, ...range });
       warnIncomplete(rows);
