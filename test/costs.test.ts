@@ -400,7 +400,9 @@ describe('tariffs cost and tariffs compare (the CLI, on the same file)', () => {
     const months = JSON.parse(monthly.stdout) as JsonRow[];
     const brute = byMonth(bruteDays(IMPORT_MP, importKwh, undefined));
     expect(months.map((m) => m.month)).toEqual([...brute.keys()]);
-    months.forEach((m) => close(m.total_inc_vat, brute.get(String(m.month))!.total));
+    // the CLI prints kWh and pence rounded in SQL to 4 decimals (as the exports): no float noise
+    months.forEach((m) => expect(Math.abs(Number(m.total_inc_vat) - brute.get(String(m.month))!.total)).toBeLessThanOrEqual(0.00005 + 1e-9));
+    for (const m of months) for (const k of ['kwh', 'energy_cost_inc_vat', 'total_inc_vat']) expect(String(m[k])).toMatch(/^-?\d+(\.\d{1,4})?$/);
     expect(monthly.stderr).toContain('2 of 9 rows incomplete (complete=false): 2 half-hour(s) without a reading or a price');
 
     const compared = await runCli(['compare', '--meter', `${IMPORT_MP}:IMP1`, '--tariff', FLEX, '--tariff', AGILE, ...range, '--db', db, '--format', 'csv']);

@@ -69,6 +69,7 @@ describe('tariffs demo', () => {
       { tariff_code: 'E-1R-VAR-17-01-11-A', rate_type: 'standard', n: 6 },
       { tariff_code: 'E-2R-VAR-22-11-01-A', rate_type: 'day', n: 4 },
       { tariff_code: 'E-2R-VAR-22-11-01-A', rate_type: 'night', n: 4 },
+      { tariff_code: 'G-1R-VAR-17-01-11-A', rate_type: 'standard', n: 1 }, // the sandbox account's gas
     ]);
   }, 150_000);
 

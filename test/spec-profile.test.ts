@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hintFor } from '../src/ingest/emptyRates.js';
 import { targetFromCode } from '../src/ingest/resolveTargets.js';
-import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
+import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { runCli } from './helpers/runCli.js';
 import { ingest, query, ratesFingerprint, tempDir } from './helpers/warehouseTools.js';
 
@@ -175,6 +175,29 @@ describe('ingest against a server of only the documented interface', () => {
     for (const t of status.tariffs) {
       expect(t.missing_optional).toEqual([expect.objectContaining({ resource: 'standing_charges', status: 404 })]);
     }
+  });
+
+  it("an account's consumption, which the spec does not document, is one warning per meter; its rates are stored, exit 0", async () => {
+    const target = tmp.file('account.duckdb');
+    const env = { TARIFFS_API_KEY: SANDBOX_API_KEY };
+    const run = await runCli(['ingest', '--account', SANDBOX_ACCOUNT, '--from', '2023-06-10', '--to', '2023-06-12', '--db', target,
+      '--base-url', spec.baseUrl, '--no-products', '--format', 'json'], { env });
+    expect(run.code, run.stderr).toBe(0);
+    const summary = JSON.parse(run.stdout)[0];
+    expect(summary.status).toBe('ok');
+    expect(summary.consumption_inserted).toBe(0);
+    // the household's import, export and gas meters (and the account's older ones): each named once, with its URL and the 404
+    expect(summary.warnings.length).toBe(summary.consumption_meters);
+    for (const meter of ['2000000000011:23J0000001', '2000000000012:23J0000001', '3000000001:G4P0000001']) {
+      expect(summary.warnings.filter((w: string) => w.includes(` meter ${meter} not available`) && /: 404\); skipped$/.test(w))).toHaveLength(1);
+    }
+    expect(run.stderr).not.toContain(SANDBOX_API_KEY);
+    // the agreements' tariffs' rates over the range (the account's Agile J import agreement among them)
+    const stored = await query(target, `SELECT tariff_code, count(*) AS n FROM unit_rates
+      WHERE tariff_code = 'E-1R-AGILE-18-02-21-J' GROUP BY 1`);
+    expect(stored).toEqual([{ tariff_code: 'E-1R-AGILE-18-02-21-J', n: 96 }]);
+    expect(await query(target, 'SELECT count(*) AS n FROM meter_points')).not.toEqual([{ n: 0 }]);
+    expect(await query(target, 'SELECT count(*) AS n FROM consumption')).toEqual([{ n: 0 }]);
   });
 
   it('a tariff whose standard rates are empty is reported as such, not as a silent success', async () => {

@@ -3,8 +3,9 @@
 // parameters. The CLI, the exports and the demo call these.
 import { NoDataError, UsageError } from '../errors.js';
 import type { JsRow } from '../store/rowsToJs.js';
-import type { Warehouse } from '../store/Warehouse.js';
+import type { Params, Warehouse } from '../store/Warehouse.js';
 import { localDateOf, localDayBounds } from '../time/index.js';
+import { selectPrices } from './priceSql.js';
 import { describeRange, rangeParams, type Range } from './range.js';
 
 export type CostPeriod = 'half-hour' | 'day' | 'month';
@@ -17,43 +18,58 @@ export interface CostRequest extends Range {
   tariff?: string;
   per: CostPeriod;
   payment: PaymentMethod;
+  /** kWh and pence rounded to 4 decimals in SQL, as the exports round them (what the CLI prints). */
+  rounded?: boolean;
 }
 
 export interface ComparisonRequest extends Range {
   meter: string;
   tariffs: string[];
   payment: PaymentMethod;
+  rounded?: boolean;
 }
 
 export interface NetRequest extends Range {
   importMeter: string;
   exportMeter: string;
   payment: PaymentMethod;
+  rounded?: boolean;
 }
 
 const MACRO: Record<CostPeriod, string> = { 'half-hour': 'half_hour_costs', day: 'daily_costs', month: 'monthly_costs' };
 
 export async function costs(warehouse: Warehouse, request: CostRequest): Promise<JsRow[]> {
   await requireConsumption(warehouse, request.meter, request);
-  return warehouse.all(`SELECT * FROM ${MACRO[request.per]}($meter, $tariff, $from, $to, payment := $payment)`, {
+  return select(warehouse, `${MACRO[request.per]}($meter, $tariff, $from, $to, payment := $payment)`, {
     meter: request.meter, tariff: request.tariff ?? null, payment: request.payment, ...rangeParams(request),
-  });
+  }, request.rounded);
 }
 
 export async function tariffComparison(warehouse: Warehouse, request: ComparisonRequest): Promise<JsRow[]> {
   if (request.tariffs.length === 0) throw new UsageError('--tariff: name at least one tariff to compare with');
   await requireConsumption(warehouse, request.meter, request);
-  return warehouse.all(`SELECT * FROM tariff_comparison($meter, CAST($tariffs AS VARCHAR[]), $from, $to, payment := $payment)`, {
+  return select(warehouse, 'tariff_comparison($meter, CAST($tariffs AS VARCHAR[]), $from, $to, payment := $payment)', {
     meter: request.meter, tariffs: JSON.stringify(request.tariffs), payment: request.payment, ...rangeParams(request),
-  });
+  }, request.rounded);
 }
 
 export async function netCosts(warehouse: Warehouse, request: NetRequest): Promise<JsRow[]> {
   await requireConsumption(warehouse, request.importMeter, request);
   await requireConsumption(warehouse, request.exportMeter, request);
-  return warehouse.all(`SELECT * FROM net_costs($imp, $exp, $from, $to, payment := $payment)`, {
+  return select(warehouse, 'net_costs($imp, $exp, $from, $to, payment := $payment)', {
     imp: request.importMeter, exp: request.exportMeter, payment: request.payment, ...rangeParams(request),
-  });
+  }, request.rounded);
+}
+
+/** kWh and pence columns: sums of doubles, which carry last-bit noise (4121.885999999998). */
+const ROUNDED_COLUMN = /(^|_)kwh$|_(inc|exc)_vat$/;
+
+/** Every column of a table macro's rows; with `rounded`, kWh and pence to 4 decimals in SQL. */
+async function select(warehouse: Warehouse, call: string, params: Params, rounded: boolean | undefined): Promise<JsRow[]> {
+  if (!rounded) return warehouse.all(`SELECT * FROM ${call}`, params);
+  const reader = await warehouse.reader(`SELECT * FROM ${call} LIMIT 0`, params);
+  const columns = reader.columnNames().filter((c) => ROUNDED_COLUMN.test(c));
+  return warehouse.all(`SELECT ${selectPrices(columns, true)} FROM ${call}`, params);
 }
 
 /** The last `months` complete Europe/London calendar months before `now`. */

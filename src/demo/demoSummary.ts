@@ -36,9 +36,9 @@ export async function householdSummary(warehouse: Warehouse): Promise<DemoSummar
       months: net.length,
       import_kwh: Math.round(net.reduce((n, r) => n + Number(r.import_kwh ?? 0), 0)),
       export_kwh: Math.round(net.reduce((n, r) => n + Number(r.export_kwh ?? 0), 0)),
-      import_cost_gbp: Math.round(net.reduce((n, r) => n + Number(r.import_cost_inc_vat ?? 0), 0)) / 100,
-      export_earnings_gbp: Math.round(net.reduce((n, r) => n + Number(r.export_earnings_inc_vat ?? 0), 0)) / 100,
-      net_gbp: Math.round(net.reduce((n, r) => n + Number(r.net_inc_vat ?? 0), 0)) / 100,
+      import_cost_gbp: poundsOf(net.reduce((n, r) => n + Number(r.import_cost_inc_vat ?? 0), 0)),
+      export_earnings_gbp: poundsOf(net.reduce((n, r) => n + Number(r.export_earnings_inc_vat ?? 0), 0)),
+      net_gbp: poundsOf(net.reduce((n, r) => n + Number(r.net_inc_vat ?? 0), 0)),
     }],
   };
 }
@@ -117,6 +117,11 @@ export function formatDemoSummary(summary: DemoSummary): string {
       `Import less export: ${netLine(summary.household.net[0]!)}.`,
     ] : []),
   ].join('\n');
+}
+
+/** Pence summed in doubles → pounds to the penny, the summation's last-bit noise rounded away first. */
+function poundsOf(pence: number): number {
+  return Math.round(Number(pence.toFixed(6))) / 100;
 }
 
 /** Two decimals, rounding the 9th-decimal noise of a mean away first (as priceSql does). */

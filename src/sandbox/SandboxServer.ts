@@ -255,7 +255,7 @@ export class SandboxServer implements Sandbox {
       if (m[2] === '') return redirectToSlash(url);
       return this.account(req, decode(m[1]!));
     }
-    if ((m = ROUTES.consumption.exec(path))) {
+    if ((m = ROUTES.consumption.exec(path)) && this.rules.consumption) {
       if (!readOnly) return methodNotAllowed(method, 'GET, HEAD');
       if (m[4] === '') return redirectToSlash(url);
       const denied = this.authenticate(req.headers.authorization);

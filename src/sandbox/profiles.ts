@@ -4,7 +4,7 @@
 // server that implements exactly that and nothing more: the products list (paged at 25, with fields
 // the spec does not list on envelopes and records), a product's detail, standard unit rates
 // (`page_size` ignored: 100 a page; gas tariffs' too) and accounts. Standing charges, day/night
-// rates and GraphQL answer 404; a share of requests is throttled (429, `Retry-After: 1`) and now and then one
+// rates, the meters' consumption and GraphQL answer 404; a share of requests is throttled (429, `Retry-After: 1`) and now and then one
 // fails with 503, deterministically by request order.
 import { parseFaultSpecs, type FaultSpec } from './faults.js';
 
@@ -20,6 +20,8 @@ export interface ProfileRules {
   rateEndpoints?: ReadonlySet<string>;
   fuels: ReadonlySet<'electricity' | 'gas'>;
   graphql: boolean;
+  /** The meters' consumption endpoints (not in the documented interface). */
+  consumption: boolean;
   /** Fields added to every list envelope and to each product record (undocumented extras). */
   envelopeExtras?: Record<string, unknown>;
   productExtras?: Record<string, unknown>;
@@ -31,13 +33,14 @@ export interface ProfileRules {
 export const SPEC_PROFILE_FAULTS = ['429:retry_after=1,every=17', '503:every=89'];
 
 export function profileRules(profile: SandboxProfile): ProfileRules {
-  if (profile === 'default') return { fuels: new Set(['electricity', 'gas']), graphql: true, faults: [] };
+  if (profile === 'default') return { fuels: new Set(['electricity', 'gas']), graphql: true, consumption: true, faults: [] };
   return {
     productsPageSize: 25,
     ratesPageSize: 100,
     rateEndpoints: new Set(['standard-unit-rates']),
     fuels: new Set(['electricity', 'gas']),
     graphql: false,
+    consumption: false,
     envelopeExtras: { api_version: '1', meta: { deprecated_fields: [] } },
     productExtras: { sort_order: 0, tags: ['undocumented'], marketing_label: null },
     faults: parseFaultSpecs(SPEC_PROFILE_FAULTS),

@@ -69,8 +69,8 @@ ${RULES}`);
     }
     await withWarehouse(flags, async (warehouse, format) => {
       const rows = flags.exportMeter === undefined
-        ? await costs(warehouse, { meter: flags.meter, ...(flags.tariff ? { tariff: flags.tariff } : {}), per, payment, ...range })
-        : await netCosts(warehouse, { importMeter: flags.meter, exportMeter: flags.exportMeter, payment, ...range });
+        ? await costs(warehouse, { meter: flags.meter, ...(flags.tariff ? { tariff: flags.tariff } : {}), per, payment, ...range, rounded: true })
+        : await netCosts(warehouse, { importMeter: flags.meter, exportMeter: flags.exportMeter, payment, ...range, rounded: true });
       warnIncomplete(rows);
       output(rows, format);
     });
@@ -96,7 +96,7 @@ ${RULES}`);
     const defaults = lastCompleteMonths(new Date());
     const range = flags.from === undefined && flags.to === undefined ? { from: defaults.from, to: defaults.to } : rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      const rows = await tariffComparison(warehouse, { meter: flags.meter, tariffs: flags.tariff, payment, ...range });
+      const rows = await tariffComparison(warehouse, { meter: flags.meter, tariffs: flags.tariff, payment, ...range, rounded: true });
       warnIncomplete(rows);
       output(rows, format);
     });

@@ -3,17 +3,18 @@
 // (kWh, bars) against the daily mean price paid (p/kWh, line). Data from scenario_monthly_costs
 // and scenario_daily_costs over the export's cost scope (export_cost_meters, see costReports.ts).
 import type { Params, Warehouse } from '../../store/Warehouse.js';
+import { priceDoubleSql } from '../../analytics/priceSql.js';
 import { COLORS } from './chartSpecs.js';
 import type { PageSeries } from './reportPage.js';
 import { renderSvg, type TopLevelSpec } from './renderSvg.js';
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
-const config = { font: FONT, view: { stroke: null }, axis: { labelFontSize: 10, titleFontSize: 10, grid: true, gridColor: '#eee' } };
+const config = { font: FONT, view: { stroke: null }, axis: { labelFontSize: 11, titleFontSize: 11, grid: true, gridColor: '#eee' }, legend: { labelFontSize: 11, titleFontSize: 11 } };
 
 export function monthlyCostChartSpec(rows: { scenario: string; month: string; total_gbp: number }[], title: string): TopLevelSpec {
   return {
     width: 980, height: 200, config,
-    title: { text: title, subtitle: 'monthly total (energy and standing charges, £ inc VAT): actual agreements and each compared tariff', fontSize: 12, subtitleFontSize: 10, anchor: 'start' },
+    title: { text: title, subtitle: 'monthly total (energy and standing charges, £ inc VAT): actual agreements and each compared tariff', fontSize: 13, subtitleFontSize: 11, anchor: 'start' },
     data: { values: rows.map((r) => ({ ...r, t: `${r.month}-01` })) },
     mark: { type: 'line', point: true, strokeWidth: 1.5 },
     encoding: {
@@ -29,7 +30,7 @@ export function dailyConsumptionChartSpec(rows: { local_date: string; kwh: numbe
   const x = { field: 'local_date', type: 'temporal', timeUnit: 'utcyearmonthdate', axis: { title: null, format: '%d %b %Y', labelAngle: 0 } };
   return {
     width: 980, height: 200, config,
-    title: { text: title, subtitle: `daily ${unit} (bars) and the mean price of its half-hours at the agreements (line, p/kWh inc VAT)`, fontSize: 12, subtitleFontSize: 10, anchor: 'start' },
+    title: { text: title, subtitle: `daily ${unit} (bars) and the mean price of its half-hours at the agreements (line, p/kWh inc VAT)`, fontSize: 13, subtitleFontSize: 11, anchor: 'start' },
     data: { values: rows },
     layer: [
       { mark: { type: 'bar', color: COLORS.range }, encoding: { x, y: { field: 'kwh', type: 'quantitative', title: unit } } },
@@ -50,8 +51,8 @@ export async function costSeries(warehouse: Warehouse, params: Params, warn: (m:
                                   CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ), payment := $payment)
       ORDER BY scenario, month`, { ...params, mp, tariffs: JSON.stringify(meter.tariffs) })) as { scenario: string; month: string; total_gbp: number; complete: boolean }[];
     const daily = (await warehouse.all(`
-      SELECT CAST(local_date AS VARCHAR) AS local_date, CAST(round(kwh, 3) AS DOUBLE) AS kwh,
-             CAST(round(energy_cost_inc_vat / nullif(kwh, 0), 4) AS DOUBLE) AS price
+      SELECT CAST(local_date AS VARCHAR) AS local_date, ${priceDoubleSql('kwh', 3)} AS kwh,
+             ${priceDoubleSql('energy_cost_inc_vat / nullif(kwh, 0)')} AS price
       FROM scenario_daily_costs($mp, ['actual'], CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ), payment := $payment)
       ORDER BY local_date`, { ...params, mp })) as { local_date: string; kwh: number; price: number | null }[];
     const role = meter.is_export ? 'export meter (earnings)' : 'meter';
