@@ -5,6 +5,7 @@ import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../src/paths.js';
 import { analyticsBench } from './analyticsBench.js';
+import { costBench } from './costBench.js';
 import { eventsBench } from './eventsBench.js';
 import { ingestBench } from './ingestBench.js';
 
@@ -23,7 +24,7 @@ async function duckdbVersion(): Promise<string> {
 }
 
 type Section = (quick: boolean, log: (line: string) => void) => Promise<{ results: Record<string, number>; details: Record<string, unknown> }>;
-const sections: Record<string, Section> = { ingest: ingestBench, analytics: analyticsBench, events: eventsBench };
+const sections: Record<string, Section> = { ingest: ingestBench, analytics: analyticsBench, cost: costBench, events: eventsBench };
 
 const started = performance.now();
 const results: Record<string, number> = {};

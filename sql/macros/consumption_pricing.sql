@@ -48,22 +48,27 @@ scenario_list AS (
     SELECT DISTINCT unnest(scenarios) AS scenario
 ),
 assigned AS (
-    SELECT s.scenario, t.local_date, t.slot_start, t.settlement_period,
-           CASE WHEN s.scenario = 'actual' THEN a.tariff_code ELSE s.scenario END AS tariff_code
+    -- 'actual': the agreement in force at each half-hour (none: NULL tariff, never priced)
+    SELECT 'actual' AS scenario, t.local_date, t.slot_start, t.settlement_period, a.tariff_code
+    FROM slots AS t
+    LEFT JOIN (SELECT * FROM agreements WHERE meter_point = (SELECT mp FROM meter_ref)) AS a
+      ON t.slot_start >= a.valid_from
+     AND t.slot_start < coalesce(a.valid_to, TIMESTAMPTZ 'infinity')
+    WHERE 'actual' IN (SELECT scenario FROM scenario_list)
+    UNION ALL
+    -- a tariff code: that tariff at every half-hour
+    SELECT s.scenario, t.local_date, t.slot_start, t.settlement_period, s.scenario AS tariff_code
     FROM scenario_list AS s
     CROSS JOIN slots AS t
-    LEFT JOIN agreements AS a
-      ON s.scenario = 'actual'
-     AND a.meter_point = (SELECT mp FROM meter_ref)
-     AND t.slot_start >= a.valid_from
-     AND t.slot_start < coalesce(a.valid_to, TIMESTAMPTZ 'infinity')
+    WHERE s.scenario <> 'actual'
 ),
 prices AS (
     SELECT tariff_code, slot_start, value_inc_vat, value_exc_vat
     FROM rate_slots
     WHERE rate_type = 'standard'
       AND coalesce(payment_method, payment) = payment
-      AND tariff_code IN (SELECT DISTINCT tariff_code FROM assigned)
+      AND tariff_code IN (SELECT scenario FROM scenario_list
+                          UNION SELECT tariff_code FROM agreements WHERE meter_point = (SELECT mp FROM meter_ref))
       AND slot_start >= (SELECT b_from FROM bounds)
       AND slot_start < (SELECT b_to FROM bounds)
 )
