@@ -20,7 +20,7 @@ interface ExportFlags extends Omit<CommonFlags, 'format'> {
 export function register(program: Command): void {
   const command = program
     .command('export')
-    .description('write the reports (daily/monthly statistics, cheapest windows, negative prices) as CSV, Parquet or HTML')
+    .description('write the reports (daily/monthly statistics, cheapest windows, negative prices; monthly costs and tariff comparisons when consumption is stored) as CSV, Parquet or HTML')
     .requiredOption('--out <dir>', 'directory to write into (created if missing)')
     .option('--tariff <code>', 'a tariff to export (repeatable; default: every tariff with half-hourly prices)', collect)
     .option('--from <when>', 'window start: ISO datetime with offset, a date (Europe/London day start), or naive Europe/London time')
