@@ -84,7 +84,7 @@ export async function demoSummary(warehouse: Warehouse, tariffs: string[]): Prom
   return summary;
 }
 
-/** On one 40-line screen: tables without their row counts, tariffs without negative prices named
+/** On one 40-line screen (39 lines and the prompt): tables without their row counts, tariffs without negative prices named
  *  in a line, clock-change days counted per tariff (each day's half-hours are in \`tariffs daily\`). */
 export function formatDemoSummary(summary: DemoSummary): string {
   const days = summary.clockChanges;
@@ -166,6 +166,6 @@ function householdTitle(rows: SummaryRow[]): string {
 }
 
 function netLine(net: SummaryRow): string {
-  return `£${money(net.net_gbp)} over ${net.months} months; export meter ${HOUSEHOLD.exportMpan} (Agile Outgoing C) ` +
+  return `£${money(net.net_gbp)} over ${net.months} months; the export (${HOUSEHOLD.exportMpan}, Agile Outgoing C) ` +
     `earned £${money(net.export_earnings_gbp)} for ${net.export_kwh} kWh`;
 }

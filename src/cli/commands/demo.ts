@@ -33,7 +33,6 @@ replaced (exit 2). Paths are relative to the current directory.`)
       const html = result.files.find((f) => f.format === 'html');
       process.stdout.write([
         `tariffs demo: ${result.tariffs.length} sandbox tariffs, ${result.rows} rates → ${result.db}`,
-        '',
         formatDemoSummary(result.summary),
         `Reports: ${result.files.length} files in ${result.outDir}/ (csv, parquet${html ? `, ${HTML_FILE}: ${html.rows} charts` : ''}); ` +
           `${result.seconds.total} s (ingest ${result.seconds.ingest} s, export ${result.seconds.export} s).`,
