@@ -13,6 +13,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time: many wait on servers, retries (the spec profile's Retry-After) and
+    // signals rather than compute, so the second core is not idle (one worker: ~13 min in CI).
+    maxWorkers: 2,
     reporters: ['default', './test/helpers/summaryReporter.ts'],
     // The end-to-end files run twice: against the sandbox as the real API serves (default) and
     // against `--profile spec`, a server of only the documented interface (test/helpers/testProfile.ts).
