@@ -167,8 +167,8 @@ function supplierCsv(readings: Map<number, number>): string {
 }
 const agileOriginal = csvSeries('wyvernp-agile_predictor/csv_agile_J_South_Eastern_England.csv', true, 1);
 
-async function writeSeries(tariff: string, kind: RateKind, records: UnitRate[], runId: number): Promise<void> {
-  await writeRateBatch(warehouse, {
+async function writeSeries(tariff: string, kind: RateKind, records: UnitRate[], runId: number, target = warehouse): Promise<void> {
+  await writeRateBatch(target, {
     tariffCode: tariff, kind, runId, rates: RateColumns.of(records),
     window: { from: new Date('2017-01-01T00:00:00Z'), until: new Date('2024-03-01T00:00:00Z') },
   });
@@ -439,3 +439,30 @@ describe('tariffs cost and tariffs compare (the CLI, on the same file)', () => {
   }, 60_000);
 });
 type JsonRow = Record<string, unknown>;
+
+describe('large totals', () => {
+  it('a month of a large meter (over £10,000) prints its pence rounded like the rest, not a DECIMAL overflow', async () => {
+    const big = join(dir, 'big.duckdb');
+    const readings = new Map<number, number>();
+    const start = Date.parse('2023-06-01T00:00:00+01:00');
+    for (let ms = start; ms < Date.parse('2023-07-01T00:00:00+01:00'); ms += HH) readings.set(ms, 500);
+    const imported = await runCli(['consumption', 'import', '-', '--meter', '1300000000001:BIG1', '--db', big, '--format', 'json'],
+      { input: plainCsv(readings) });
+    expect(imported.code, imported.stderr).toBe(0);
+    const w = await Warehouse.open(big);
+    try {
+      await prepareStaging(w);
+      await writeSeries(AGILE, 'standard', halfHourly(agile), await startRun(w, 'test', new Date()), w);
+    } finally {
+      w.close();
+    }
+    const run = await runCli(['cost', '--meter', '1300000000001', '--tariff', AGILE, '--per', 'month', '--from', '2023-06-01', '--to', '2023-07-01',
+      '--db', big, '--format', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    const [june] = JSON.parse(run.stdout) as JsonRow[];
+    const energy = [...readings].reduce((sum, [ms, kwh]) => sum + kwh * agile.get(ms)!, 0);
+    expect(energy).toBeGreaterThan(999_999.9999);
+    expect(Math.abs(Number(june!.energy_cost_inc_vat) - energy)).toBeLessThanOrEqual(0.00005 + 1e-6);
+    expect(june!.kwh).toBe(500 * readings.size);
+  }, 60_000);
+});

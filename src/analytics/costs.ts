@@ -61,6 +61,10 @@ export async function netCosts(warehouse: Warehouse, request: NetRequest): Promi
   }, request.rounded);
 }
 
+/** The DECIMAL width of rounded kWh and pence: a pence total passes 999,999.9999 (£10,000) over
+ *  a few years, more than a price's DECIMAL(10,4) holds. */
+export const SUM_DIGITS = 18;
+
 /** kWh and pence columns: sums of doubles, which carry last-bit noise (4121.885999999998). */
 const ROUNDED_COLUMN = /(^|_)kwh$|_(inc|exc)_vat$/;
 
@@ -69,7 +73,7 @@ async function select(warehouse: Warehouse, call: string, params: Params, rounde
   if (!rounded) return warehouse.all(`SELECT * FROM ${call}`, params);
   const reader = await warehouse.reader(`SELECT * FROM ${call} LIMIT 0`, params);
   const columns = reader.columnNames().filter((c) => ROUNDED_COLUMN.test(c));
-  return warehouse.all(`SELECT ${selectPrices(columns, true)} FROM ${call}`, params);
+  return warehouse.all(`SELECT ${selectPrices(columns, true, SUM_DIGITS)} FROM ${call}`, params);
 }
 
 /** The last `months` complete Europe/London calendar months before `now`. */

@@ -4,21 +4,22 @@
 // Going through DECIMAL(18,9) first removes that noise; the second cast rounds the tie half away
 // from zero, exactly.
 
-/** SQL for `expr` as DECIMAL(10,4) (or fewer decimals), reproducibly rounded. */
-export function priceSql(expr: string, decimals = 4): string {
-  return `CAST(CAST(${expr} AS DECIMAL(18,9)) AS DECIMAL(${6 + decimals},${decimals}))`;
+/** SQL for `expr` as DECIMAL(10,4) (or fewer decimals), reproducibly rounded. `digits` is the
+ *  DECIMAL's width: 6 + decimals suits prices; sums (pence over months, kWh over years) need 18. */
+export function priceSql(expr: string, decimals = 4, digits = 6 + decimals): string {
+  return `CAST(CAST(${expr} AS DECIMAL(18,9)) AS DECIMAL(${digits},${decimals}))`;
 }
 
 /** The same value as a DOUBLE (for charts and summaries read into JavaScript). */
-export function priceDoubleSql(expr: string, decimals = 4): string {
-  return `CAST(${priceSql(expr, decimals)} AS DOUBLE)`;
+export function priceDoubleSql(expr: string, decimals = 4, digits = 6 + decimals): string {
+  return `CAST(${priceSql(expr, decimals, digits)} AS DOUBLE)`;
 }
 
 /** A select list: every column, with the price columns rounded as above when `rounded` (what the
  *  CLI prints, the same numbers as the exported files); unrounded for library callers. */
-export function selectPrices(columns: readonly string[], rounded: boolean | undefined): string {
+export function selectPrices(columns: readonly string[], rounded: boolean | undefined, digits?: number): string {
   if (!rounded) return '*';
-  return `* REPLACE (${columns.map((c) => `${priceDoubleSql(`"${c}"`)} AS "${c}"`).join(', ')})`;
+  return `* REPLACE (${columns.map((c) => `${priceDoubleSql(`"${c}"`, 4, digits)} AS "${c}"`).join(', ')})`;
 }
 
 /** The price statistics daily_stats and monthly_stats share. */

@@ -3,11 +3,13 @@
 // tariffs — the export's tariffs (and the meter's agreement tariffs) that have prices during its
 // readings, import tariffs for import meters and export (Outgoing) tariffs for export meters.
 // Numbers come from the scenario_monthly_costs and tariff_comparison macros of sql/macros.
+import { SUM_DIGITS } from '../analytics/costs.js';
+import { priceSql } from '../analytics/priceSql.js';
 import type { Params, Warehouse } from '../store/Warehouse.js';
 import type { ReportDefinition } from './reports.js';
 
-/** Pence and kWh at 4 decimals, reproducibly rounded (see priceSql.ts). */
-const D4 = (expr: string) => `CAST(CAST(${expr} AS DECIMAL(18,9)) AS DECIMAL(18,4))`;
+/** Pence and kWh at 4 decimals, reproducibly rounded (see priceSql.ts), wide enough for sums. */
+const D4 = (expr: string) => priceSql(expr, 4, SUM_DIGITS);
 const IS_EXPORT_TARIFF = (column: string) => `(${column} LIKE '%OUTGOING%' OR ${column} LIKE '%EXPORT%')`;
 
 /** Creates temp table export_cost_meters(meter_point, is_export, tariffs); returns how many meters. */
