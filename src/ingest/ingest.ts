@@ -154,7 +154,7 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     } catch (error) {
       const timedOut = timeLimit.expired() && !context.signal?.aborted;
       const message = timedOut ? timeLimitMessage(config.maxRunSeconds) : (error as Error).message;
-      const runStatus: RunStatus = timedOut ? 'interrupted' : signal.aborted ? 'interrupted' : 'failed';
+      const runStatus: RunStatus = signal.aborted ? 'interrupted' : 'failed'; // the time limit aborts `signal` too
       await finishRun(warehouse, runId, runStatus, { requests: client.http.requestCount }, now(), message).catch(() => undefined);
       if (!timedOut && !(error instanceof StorageError)) throw error;
       // Stopped by the time limit, or the file or disk failed: recorded if it still can be; the
@@ -166,9 +166,9 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     const failures = result?.tariffs.filter((t) => !t.ok) ?? [];
     // a failure of the file or the disk is the run's, not one tariff's
     const storageFailed = failures.some((f) => STORAGE_CODES.has(f.errorCode ?? ''));
-    const meterFailed = consumption?.meters.some((m) => !m.ok) ?? false;
+    const meterFailures = consumption?.meters.filter((m) => !m.ok) ?? [];
     const status: RunStatus = result?.interrupted ? 'interrupted' : storageFailed ? 'failed'
-      : failures.length > 0 || meterFailed ? 'partial' : 'ok';
+      : failures.length + meterFailures.length > 0 ? 'partial' : 'ok';
     let storageError: StorageError | undefined;
     try {
       await forgetUnknownTariffs(warehouse, failures); // rewrites the errors of unknown tariffs
@@ -176,7 +176,6 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
       if (!(error instanceof StorageError)) throw error;
       storageError = error;
     }
-    const meterFailures = consumption?.meters.filter((m) => !m.ok) ?? [];
     const errors = [...failures.map((f) => f.error ?? f.tariffCode), ...meterFailures.map((m) => m.error ?? `${m.meterPoint}:${m.serial}`)];
     if (result?.interrupted && timeLimit.expired() && !context.signal?.aborted) errors.push(timeLimitMessage(config.maxRunSeconds));
     const summary = summaryOf(runId, job, status, targets, products, result, client, started, errors, missing, empty, consumption);
