@@ -21,7 +21,7 @@ import {
   type BruteGeneralWindow, type Slot, type WindowOptions,
 } from './helpers/analyticsBruteForce.js';
 import { outgoingCPrices, regionJPrices } from './helpers/realAgilePrices.js';
-import { runCli, type CliResult } from './helpers/runCli.js';
+import { runCliCases, type CliResult } from './helpers/runCli.js';
 
 const J = 'E-1R-AGILE-18-02-21-J';
 const OUT = 'E-1R-AGILE-OUTGOING-19-05-13-C';
@@ -411,7 +411,7 @@ describe('the CLI (built, in dist/)', () => {
     badWeights: ['cheapest', '--tariff', J, '--weights', '2,,1'],
     noDuration: ['cheapest', '--tariff', J],
   };
-  const result = {} as Record<keyof typeof runs, CliResult>;
+  let result = {} as Record<keyof typeof runs, CliResult>;
   let checkWindowStart = 0;
 
   beforeAll(async () => {
@@ -419,9 +419,7 @@ describe('the CLI (built, in dist/)', () => {
     checkWindowStart = day.startMs;
     runs.checkIn[runs.checkIn.indexOf('--now') + 1] = utcIso(day.startMs + 10 * 60_000);
     runs.checkOut[runs.checkOut.indexOf('--now') + 1] = utcIso(day.startMs + 4 * HALF_HOUR);
-    const entries = Object.entries(runs) as [keyof typeof runs, string[]][];
-    const results = await Promise.all(entries.map(([, args]) => runCli([...args, '--db', db])));
-    entries.forEach(([name], i) => (result[name] = results[i]!));
+    result = await runCliCases(runs, ['--db', db]);
   }, 120_000);
 
   const json = (name: keyof typeof runs) => {

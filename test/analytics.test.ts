@@ -17,7 +17,7 @@ import {
   toSlots, utcIso, type BruteWindow, type Slot,
 } from './helpers/analyticsBruteForce.js';
 import { regionAPrices, regionJPrices } from './helpers/realAgilePrices.js';
-import { runCli, type CliResult } from './helpers/runCli.js';
+import { runCliCases, type CliResult } from './helpers/runCli.js';
 
 type Region = 'A' | 'J';
 const REGIONS: Region[] = ['A', 'J'];
@@ -570,13 +570,11 @@ describe('the CLI (built, in dist/)', () => {
     duration0h: ['cheapest', '--tariff', TARIFF_A, '--duration', '0h'],
     durationWord: ['cheapest', '--tariff', TARIFF_A, '--duration', 'soon'],
   };
-  const result = {} as Record<keyof typeof runs, CliResult>;
+  let result = {} as Record<keyof typeof runs, CliResult>;
 
-  // one process per case, all at once: each spends most of its time starting node and DuckDB
+  // one process per case, all at once
   beforeAll(async () => {
-    const entries = Object.entries(runs) as [keyof typeof runs, string[]][];
-    const results = await Promise.all(entries.map(([, args]) => runCli([...args, '--db', db])));
-    entries.forEach(([name], i) => (result[name] = results[i]!));
+    result = await runCliCases(runs, ['--db', db]);
   }, 120_000);
 
   const json = (name: keyof typeof runs) => {

@@ -35,3 +35,11 @@ export function runCli(
     child.stdin.end(options.input ?? '');
   });
 }
+
+/** Runs every case at once, each with `extra` appended (each spends most of its time starting node
+ *  and DuckDB); the results under the cases' names. */
+export async function runCliCases<K extends string>(cases: Record<K, string[]>, extra: string[]): Promise<Record<K, CliResult>> {
+  const entries = Object.entries(cases) as [K, string[]][];
+  const results = await Promise.all(entries.map(([, args]) => runCli([...args, ...extra])));
+  return Object.fromEntries(entries.map(([name], i) => [name, results[i]!])) as Record<K, CliResult>;
+}
