@@ -14,7 +14,7 @@ export function buildProgram(): Command {
   program
     .name('tariffs')
     .version(packageVersion(), '-V, --version', 'print the version of tariffs')
-    .description('Half-hourly electricity prices in a local DuckDB warehouse: ingest, query, schedule, export.')
+    .description('Half-hourly electricity prices (and a household\'s consumption) in a local DuckDB warehouse: ingest, query, costs, schedule, export.')
     .option('-v, --verbose', 'more detail: info log lines on a terminal, stack traces on errors')
     .option('--no-color', 'no colour in log lines (also: NO_COLOR=1)')
     .showHelpAfterError('(run with --help for usage)')
