@@ -1,7 +1,9 @@
 // The physical limit of a backfill: fetch and JSON.parse the same pages the ingest fetches (same
-// probes and chunk windows, page size and concurrency), and nothing else. Prints {seconds, requests, records}.
+// probes, chunk and page windows, page size and concurrency), and nothing else. Prints {seconds, requests, records}.
 import { Agent, request } from 'undici';
-import { DEFAULT_CHUNK_SLOTS, splitWindow } from '../src/ingest/ingestRates.js';
+import { DEFAULT_CHUNK_SLOTS, FIRST_CHUNK_SLOTS, pageWindowMs, pageWindows, splitWindow } from '../src/ingest/ingestRates.js';
+import type { UnitRate } from '../src/api/schemas.js';
+import { RateColumns } from '../src/store/RateColumns.js';
 import { PAGE_SIZE } from '../src/api/paginate.js';
 import { formatUtc } from '../src/time/index.js';
 
@@ -12,7 +14,7 @@ export async function bareFetch(baseUrl: string, productCode: string, tariffs: s
   let records = 0;
   const getPage = async (url: string) => {
     const res = await request(url, { dispatcher });
-    const page = JSON.parse(await res.body.text()) as { count: number; next: string | null; results: { valid_from: string }[] };
+    const page = JSON.parse(await res.body.text()) as { count: number; next: string | null; results: UnitRate[] };
     requests++;
     records += page.results.length;
     return page;
@@ -28,15 +30,20 @@ export async function bareFetch(baseUrl: string, productCode: string, tariffs: s
     while (url) url = (await getPage(url)).next;
   };
   // The same requests as the ingest: per tariff a probe (first page of an open request) and its
-  // standing charges, then chunks of whole pages over the older range — with the same concurrency.
+  // standing charges, then over the older range chunks cut into windows of one page each (as the
+  // probe's page shows half-hourly rates) — with the same concurrency.
   const queue: (() => Promise<void>)[] = [];
   for (const tariff of tariffs) {
     queue.push(async () => {
       const first = await getPage(ratesUrl(tariff, 'standard-unit-rates', from));
       if (first.next) {
-        const oldest = new Date(Math.min(...first.results.map((r) => Date.parse(r.valid_from))));
-        for (const span of splitWindow(from, oldest, DEFAULT_CHUNK_SLOTS * 1_800_000, now)) {
-          queue.push(() => follow(ratesUrl(tariff, 'standard-unit-rates', span.from, span.to)));
+        const probed = RateColumns.of(first.results);
+        const oldest = new Date(probed.startRange()!.earliest);
+        const pageMs = pageWindowMs(probed);
+        for (const span of splitWindow(from, oldest, DEFAULT_CHUNK_SLOTS * 1_800_000, now, FIRST_CHUNK_SLOTS * 1_800_000)) {
+          for (const window of pageWindows(span, pageMs)) {
+            queue.push(() => follow(ratesUrl(tariff, 'standard-unit-rates', window.from, window.to)));
+          }
         }
       }
     });

@@ -6,7 +6,7 @@ import { HttpClient, type Credentials, type HttpClientOptions } from './HttpClie
 import { AuthError, RecordValidationError } from './errors.js';
 import { paginate, type Page, type PaginateOptions } from './paginate.js';
 import {
-  accountSchema, issuePath, productDetailSchema, productSchema, standingChargeSchema, unitRateSchema,
+  accountSchema, fastRecordSchema, issuePath, productDetailSchema, productSchema, standingChargeSchema, unitRateSchema,
   type Account, type Product, type ProductDetail, type UnitRate,
 } from './schemas.js';
 import { normaliseBaseUrl, redactUrl } from './urls.js';
@@ -130,7 +130,7 @@ export class OctopusClient {
       period_from: period.from ? formatUtc(period.from) : undefined,
       period_to: period.to ? formatUtc(period.to) : undefined,
     });
-    const schema = kind === 'standing-charges' ? standingChargeSchema : unitRateSchema;
+    const schema = fastRecordSchema(kind === 'standing-charges' ? standingChargeSchema : unitRateSchema);
     return paginate(this.http, url, schema, this.pagination(options));
   }
 

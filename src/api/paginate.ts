@@ -1,12 +1,11 @@
 // The one pagination loop: follows `next` exactly as given, validates every record, and holds the
 // stopping rules in one place — a `next` on another origin is refused (credentials must never go
 // elsewhere), a repeated `next` is a loop, and the records seen must add up to `count`.
-import type { ZodType } from 'zod';
 import type { Credentials, HttpClient } from './HttpClient.js';
 import {
   CountMismatchError, ForeignNextUrlError, InvalidResponseError, PaginationLoopError, RecordValidationError,
 } from './errors.js';
-import { issuePath, pageEnvelopeSchema } from './schemas.js';
+import { issuePath, pageEnvelopeSchema, type RecordSchema } from './schemas.js';
 import { redactUrl } from './urls.js';
 
 export const PAGE_SIZE = 1500;
@@ -31,7 +30,7 @@ export interface PaginateOptions {
 export async function* paginate<T>(
   http: HttpClient,
   first: URL,
-  recordSchema: ZodType<T>,
+  recordSchema: RecordSchema<T>,
   options: PaginateOptions = {},
 ): AsyncGenerator<Page<T>> {
   let url = new URL(first);

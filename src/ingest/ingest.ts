@@ -107,9 +107,11 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
   const stop = anySignal([context.signal, timeLimit.signal]);
   const signal = stop.signal;
   try {
-    // Writing needs little memory, and DuckDB would otherwise keep what it wrote cached.
+    // Writing needs little memory, and DuckDB would otherwise keep what it wrote cached. One
+    // thread: the writes are many small statements, and the fetching wants the other core (a
+    // backfill of 14 tariffs: 4.9 s of CPU instead of 5.8 s, and a steadier time).
     warehouse = await Warehouse.open(config.db, {
-      logger: context.logger, busyTimeoutMs: context.busyTimeoutMs ?? 0, memoryLimit: INGEST_MEMORY_LIMIT,
+      logger: context.logger, busyTimeoutMs: context.busyTimeoutMs ?? 0, memoryLimit: INGEST_MEMORY_LIMIT, threads: 1,
     });
     const runId = await startRun(warehouse, job, now());
     // Bound once each: a job's logger already carries `job` (pino would print a key twice).

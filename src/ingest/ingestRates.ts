@@ -1,14 +1,17 @@
 // Fetches each tracked tariff's rates and stores them. Each tariff and rate kind is a stream over
 // a window — from its cursor minus a short look-back (incremental), or a default start for a
 // tariff never seen. A stream starts with one open request (a probe): pages come newest first, so
-// its first page holds the newest rates and says how many there are. Older data, if any, is then
-// cut into chunks of whole pages over the range it really covers, fetched by a bounded pool of
-// workers and committed oldest first, one transaction per chunk with the tariff's cursor, the
-// probe's page last. The oldest chunk is a single page, committed as soon as it arrives, so that
-// even a run cut short within seconds moves the cursor. A run killed at any moment resumes
-// without gaps; a tariff that fails keeps every chunk before the failing one and stops fetching
-// at once (src/ingest/ChunkGate.ts) while the others carry on. A failed optional resource (standing charges)
-// is a warning that costs the tariff nothing (src/ingest/optionalResources.ts).
+// its first page holds the newest rates and says how many there are, and, when they are
+// half-hourly, how many a page holds. Older data, if any, is then cut into chunks over the range
+// it really covers, each chunk into windows of one page (period_from/period_to), so that a pool
+// of workers has every request of a backfill to choose from rather than `next` links to follow.
+// Chunks are committed oldest first with the tariff's cursor, the probe's page last, gathered
+// into transactions of whole row groups (see ROW_GROUP_ROWS). The run's first commit is a single
+// page, written as soon as it arrives, so that even a run cut short within seconds moves a
+// cursor. A run killed at any moment resumes without gaps; a tariff that fails keeps every chunk
+// before the failing one and stops fetching at once (src/ingest/ChunkGate.ts) while the others
+// carry on. A failed optional resource (standing charges) is a warning that costs the tariff
+// nothing (src/ingest/optionalResources.ts).
 import type { Logger } from 'pino';
 import type { OctopusClient } from '../api/OctopusClient.js';
 import type { Page } from '../api/paginate.js';
@@ -23,16 +26,24 @@ import {
   missingFrom, optionalResourceOf, recentlyMissing, resourceKey, warnMissing, type MissingResource, type OptionalResource,
 } from './optionalResources.js';
 
-/** 6 pages of 1500 half-hours: a full chunk of a half-hourly tariff is exactly 6 requests —
- *  small enough to spread a few tariffs over the workers, large enough to keep commits few. */
+/** 6 pages of 1500 half-hours: the unit a tariff keeps when a later chunk fails (its requests
+ *  are one page each, fetched side by side; commits gather chunks into row groups). */
 export const DEFAULT_CHUNK_SLOTS = 9_000;
-/** The oldest chunk of a backfill is one page: its commit comes after two requests (the probe
- *  and itself), so a run stopped early still moves the cursor, and the next one goes on from there. */
+/** The oldest chunk of a backfill is one page: the run's first commit comes after two requests
+ *  (the probe and itself), so a run stopped early still moves a cursor, and the next one goes on
+ *  from there. */
 export const FIRST_CHUNK_SLOTS = 1_500;
-/** Fetched chunks not yet written, at most (bounds memory: a chunk is a few number columns). */
-const MAX_QUEUED = 8;
+/** DuckDB writes a transaction's rows straight into the file, compressed, once they fill a row
+ *  group; below that they go through the WAL and are compressed again at the next checkpoint,
+ *  which doubles the cost of a backfill's writes. So the writer gathers a row group a commit… */
+const ROW_GROUP_ROWS = 122_880;
+/** …unless rows have waited this long (a run cut short keeps what it fetched), the fetching is
+ *  over, or a stream's first chunk waits (committed at once: see FIRST_CHUNK_SLOTS). */
+const MAX_GATHER_MS = 500;
 /** Rates committed in one transaction, at most (unless a single batch is larger). */
-const MAX_GROUP_ROWS = 36_000;
+const MAX_GROUP_ROWS = 2 * ROW_GROUP_ROWS;
+/** Fetched rates not yet written, at most (bounds memory: a rate is five numbers). */
+const MAX_QUEUED_ROWS = 3 * ROW_GROUP_ROWS;
 
 export interface Progress {
   /** Records announced by a first page's `count`. */
@@ -102,13 +113,22 @@ interface Chunk {
   kind: RateKind;
   from: Date;
   to: Date | undefined;
+  /** The oldest chunk of a backfill: the run's first commit, as soon as one is fetched. */
+  urgent: boolean;
+  /** Windows of one page each when the rates are half-hourly (fetched at once, side by side),
+   *  else the chunk's window (its pages follow `next`); oldest first. */
+  parts: { from: Date; to: Date | undefined; rates?: RateColumns }[];
+  /** Parts not yet fetched, failed or dropped. */
+  unsettled: number;
+  /** Why the chunk will not be written, once one of its parts could not be fetched. */
+  lost?: 'cut' | 'failed';
   /** Resolves when the previous chunk of the same stream is queued for writing (or dropped). */
   previous: Promise<void>;
   enqueued: () => void;
   done: Promise<void>;
 }
 
-type WorkItem = { type: 'probe'; stream: Stream } | { type: 'chunk'; chunk: Chunk };
+type WorkItem = { type: 'probe'; stream: Stream } | { type: 'part'; chunk: Chunk; part: number };
 
 interface Cursor {
   fetched_until: string;
@@ -166,8 +186,36 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   // previous chunk of its stream is queued, so each stream commits in order. The writer takes
   // everything waiting and commits it in one transaction (each batch with its cursor); if that
   // fails it writes them one by one, so that a bad batch fails only its own tariff. Workers go
-  // on fetching meanwhile, pausing while MAX_QUEUED fetched chunks wait.
-  const pending: { chunk: Chunk; rates: RateColumns }[] = [];
+  // on fetching meanwhile, pausing while MAX_QUEUED_ROWS fetched rates wait.
+  const pending: Pending[] = [];
+  let pendingRows = 0;
+  /** Set once no worker can fetch more: whatever waits is written without gathering. */
+  let fetchingDone = false;
+  let gatherWake: (() => void) | undefined;
+  // Only the run's first commit is hurried: each small commit goes through the WAL, and the
+  // checkpoint that ends the run pays for them (14 of them: 0.6 s of a 4 s backfill).
+  let committed = false;
+  const urgent = () => !committed && pending.some((item) => item.chunk.urgent);
+  const enough = () => fetchingDone || options.signal?.aborted === true || pendingRows >= ROW_GROUP_ROWS;
+  /** Waits for a group worth a commit (or for MAX_GATHER_MS); 'first' when only the run's first
+   *  chunk is to be written, alone. */
+  const gathered = async (): Promise<'group' | 'first'> => {
+    const waited = performance.now() - pending[0]!.queuedAt;
+    if (!enough() && !urgent() && waited < MAX_GATHER_MS) {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          gatherWake = undefined;
+          resolve();
+        };
+        const timer = setTimeout(done, MAX_GATHER_MS - waited);
+        gatherWake = () => {
+          if (enough() || urgent()) done();
+        };
+      });
+    }
+    return !enough() && urgent() ? 'first' : 'group';
+  };
   let writing: Promise<void> | undefined;
   let spaceWaiters: (() => void)[] = [];
   const record = (chunk: Chunk, counts: WriteCounts) => {
@@ -177,25 +225,32 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     outcome.unchanged += counts.unchanged;
     outcome.chunks++;
   };
-  const batchOf = (item: { chunk: Chunk; rates: RateColumns }) => ({
-    tariffCode: item.chunk.target.tariffCode, kind: item.chunk.kind, runId: options.runId, rates: item.rates,
-    window: { from: item.chunk.from, until: item.chunk.to ?? new Date(item.rates.endOfLatest(item.chunk.from.getTime())) },
-  });
+  const batchOf = (item: Pending) => {
+    const from = item.from ?? item.chunk.from;
+    const until = item.until ?? item.chunk.to ?? new Date(item.rates.endOfLatest(from.getTime()));
+    return { tariffCode: item.chunk.target.tariffCode, kind: item.chunk.kind, runId: options.runId, rates: item.rates, window: { from, until } };
+  };
   const drain = async (): Promise<void> => {
     while (pending.length > 0) {
-      // up to MAX_GROUP_ROWS a transaction: DuckDB holds a transaction's rows in memory until commit
-      let take = 1;
-      for (let rows = pending[0]!.rates.length; take < pending.length; take++) {
-        rows += pending[take]!.rates.length;
-        if (rows > MAX_GROUP_ROWS) break;
+      let taken: typeof pending;
+      if (await gathered() === 'group') {
+        // whole row groups of unit rates while more is coming; what is left at the end as it is
+        const aligned = !fetchingDone && options.signal?.aborted !== true && pendingRows >= ROW_GROUP_ROWS;
+        taken = takeGroup(pending, aligned);
+      } else {
+        // a stream's first chunk, alone (nothing of its stream comes before it): the rest gathers on
+        taken = [pending.find((item) => item.chunk.urgent)!];
+        pending.splice(pending.indexOf(taken[0]!), 1);
       }
-      const group = pending.splice(0, take).filter((item) => writable(item.chunk));
+      pendingRows -= taken.reduce((n, item) => n + item.rates.length, 0);
+      const group = taken.filter((item) => writable(item.chunk));
       notifySpace();
       if (group.length === 0) continue;
       const started = performance.now();
       try {
         const counts = await writeRateBatches(warehouse, group.map(batchOf));
         group.forEach((item, i) => record(item.chunk, counts[i]!));
+        committed = true;
       } catch (groupError) {
         if (group.length === 1) {
           fail(group[0]!.chunk.stream, group[0]!.chunk.index, groupError);
@@ -224,8 +279,10 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     });
   };
   const write = (chunk: Chunk, rates: RateColumns): void => {
-    pending.push({ chunk, rates });
+    pending.push({ chunk, rates, queuedAt: performance.now() });
+    pendingRows += rates.length;
     startWriter();
+    gatherWake?.();
   };
   let held = 0;
   const notifySpace = () => {
@@ -234,7 +291,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     for (const wake of released) wake();
   };
   const waitForSpace = async (): Promise<void> => {
-    while (pending.length + held >= MAX_QUEUED) await new Promise<void>((resolve) => spaceWaiters.push(resolve));
+    while (pendingRows + held >= MAX_QUEUED_ROWS) await new Promise<void>((resolve) => spaceWaiters.push(resolve));
   };
 
   const streams = await planStreams(options, now());
@@ -272,9 +329,10 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     const spans = first && oldest !== undefined && rates.length < first.count
       ? splitWindow(stream.from, new Date(oldest), chunkMs, now(), FIRST_CHUNK_SLOTS * HALF_HOUR_MS)
       : [];
-    const chunks = chainChunks(stream, [...spans, { from: spans.length ? new Date(oldest!) : stream.from, to: stream.to }]);
+    const pageMs = pageWindowMs(rates);
+    const chunks = chainChunks(stream, [...spans, { from: spans.length ? new Date(oldest!) : stream.from, to: stream.to }], pageMs);
     const newest = chunks.pop()!;
-    for (const chunk of chunks) queue.push({ type: 'chunk', chunk });
+    for (const chunk of chunks) chunk.parts.forEach((_, part) => queue.push({ type: 'part', chunk, part }));
     wake();
     // The probe's page holds the newest rates: written after every older chunk.
     tails.push(newest.previous.then(() => {
@@ -283,28 +341,38 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     }));
   };
 
-  // A fetched chunk is handed to the writer once its predecessor has been (asynchronously: the
-  // worker goes on to the next item); `held` counts those still waiting for a predecessor.
-  const fetchAndWrite = async (chunk: Chunk): Promise<void> => {
-    let rates: RateColumns;
-    if (options.signal?.aborted || !gate.mayFetch(chunk.stream, chunk.index)) {
-      gate.cut(chunk.stream, chunk.index);
+  // A chunk's parts are fetched by any workers, side by side. Once the last has settled, the
+  // chunk is handed to the writer after its predecessor has been (asynchronously: the worker goes
+  // on to the next item); `held` counts the rates still waiting for a predecessor.
+  const fetchPart = async (chunk: Chunk, part: number): Promise<void> => {
+    const window = chunk.parts[part]!;
+    if (chunk.lost !== undefined || options.signal?.aborted || !gate.mayFetch(chunk.stream, chunk.index)) {
+      chunk.lost ??= 'cut';
+    } else {
+      const fetch = gate.track(chunk.stream, chunk.index, options.signal);
+      try {
+        window.rates = await fetchAll(client, chunk.stream, window, fetch.signal, options, outcomeOf(chunk));
+      } catch (error) {
+        // stopped by the run or by its tariff's failure elsewhere: not a failure of its own
+        if (isAbort(error, options.signal) || !gate.mayFetch(chunk.stream, chunk.index)) chunk.lost ??= 'cut';
+        else if (chunk.lost !== 'failed') {
+          chunk.lost = 'failed';
+          fail(chunk.stream, chunk.index, error);
+        }
+      } finally {
+        fetch.done();
+      }
+    }
+    if (--chunk.unsettled > 0) return;
+    if (chunk.lost !== undefined) {
+      if (chunk.lost === 'cut') gate.cut(chunk.stream, chunk.index);
       return chunk.enqueued();
     }
-    const fetch = gate.track(chunk.stream, chunk.index, options.signal);
-    try {
-      rates = await fetchAll(client, chunk, fetch.signal, options, outcomeOf(chunk));
-    } catch (error) {
-      // stopped by the run or by its tariff's failure elsewhere: not a failure of its own
-      if (isAbort(error, options.signal) || !gate.mayFetch(chunk.stream, chunk.index)) gate.cut(chunk.stream, chunk.index);
-      else fail(chunk.stream, chunk.index, error);
-      return chunk.enqueued();
-    } finally {
-      fetch.done();
-    }
-    held++;
+    // newest part first, as each part's pages come: one descending run, nothing to dedupe
+    const rates = RateColumns.concat(chunk.parts.map((p) => p.rates!).reverse());
+    held += rates.length;
     tails.push(chunk.previous.then(() => {
-      held--;
+      held -= rates.length;
       if (writable(chunk)) write(chunk, rates);
       chunk.enqueued();
       notifySpace();
@@ -338,11 +406,13 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
           wake();
         }
       } else {
-        await fetchAndWrite(item.chunk);
+        await fetchPart(item.chunk, item.part);
       }
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  fetchingDone = true;
+  gatherWake?.();
   await Promise.all(tails);
   while (writing) await writing;
 
@@ -364,6 +434,47 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   };
 }
 
+/** Fetched rates waiting for the writer: a chunk, or the part of it not yet written (its older
+ *  part went into a group of whole row groups), with the window that part covers. */
+interface Pending {
+  chunk: Chunk;
+  rates: RateColumns;
+  queuedAt: number;
+  from?: Date;
+  until?: Date;
+}
+
+const isUnit = (item: Pending) => item.chunk.kind !== 'standing_charge';
+
+/** The next group from the head of `pending` (removed from it): up to MAX_GROUP_ROWS rates, or
+ *  when `aligned`, exactly a whole number of row groups of unit rates, the last chunk taken cut
+ *  in two at a rate's start if it must be (its newer part stays first in line). */
+export function takeGroup(pending: Pending[], aligned: boolean): Pending[] {
+  const unitRows = pending.reduce((n, item) => n + (isUnit(item) ? item.rates.length : 0), 0);
+  const whole = Math.min(MAX_GROUP_ROWS, Math.floor(unitRows / ROW_GROUP_ROWS) * ROW_GROUP_ROWS);
+  if (whole === 0) aligned = false;
+  const limit = aligned ? whole : MAX_GROUP_ROWS;
+  const taken: Pending[] = [];
+  let rows = 0;
+  while (pending.length > 0) {
+    const item = pending[0]!;
+    const size = isUnit(item) ? item.rates.length : 0;
+    if (rows + size <= limit || taken.length === 0 && !aligned) {
+      taken.push(pending.shift()!);
+      rows += size;
+      continue;
+    }
+    const cut = aligned && rows < limit ? item.rates.splitOldest(limit - rows) : undefined;
+    if (cut) {
+      const boundary = new Date(cut.newer.startRange()!.earliest);
+      taken.push({ ...item, rates: cut.older, until: boundary });
+      pending[0] = { ...item, rates: cut.newer, from: boundary };
+    }
+    break;
+  }
+  return taken;
+}
+
 function ratePages(client: OctopusClient, stream: Stream, from: Date, to: Date | undefined, signal?: AbortSignal): AsyncGenerator<Page<UnitRate>> {
   const { target, kind } = stream;
   const period = to === undefined ? { from } : { from, to };
@@ -373,10 +484,11 @@ function ratePages(client: OctopusClient, stream: Stream, from: Date, to: Date |
 }
 
 async function fetchAll(
-  client: OctopusClient, chunk: Chunk, signal: AbortSignal, options: IngestRatesOptions, outcome: TariffOutcome,
+  client: OctopusClient, stream: Stream, window: { from: Date; to: Date | undefined }, signal: AbortSignal,
+  options: IngestRatesOptions, outcome: TariffOutcome,
 ): Promise<RateColumns> {
   const rates = new RateColumns();
-  for await (const page of ratePages(client, chunk.stream, chunk.from, chunk.to, signal)) {
+  for await (const page of ratePages(client, stream, window.from, window.to, signal)) {
     rates.pushAll(page.records);
     outcome.pages++;
     options.progress?.advance(page.records.length);
@@ -384,16 +496,42 @@ async function fetchAll(
   return rates;
 }
 
-/** Chunks over consecutive spans of a stream, each queued for writing after the one before. */
-function chainChunks(stream: Stream, spans: { from: Date; to: Date | undefined }[]): Chunk[] {
+/** Chunks over consecutive spans of a stream, each queued for writing after the one before;
+ *  with `pageMs`, each cut into windows of one page. */
+function chainChunks(stream: Stream, spans: { from: Date; to: Date | undefined }[], pageMs: number | undefined): Chunk[] {
   let previous: Promise<void> = Promise.resolve();
   return spans.map((span, index) => {
     let enqueued!: () => void;
     const done = new Promise<void>((resolve) => (enqueued = resolve));
-    const chunk: Chunk = { stream, index, target: stream.target, kind: stream.kind, from: span.from, to: span.to, previous, enqueued, done };
+    const parts = pageWindows(span, pageMs);
+    const chunk: Chunk = {
+      stream, index, target: stream.target, kind: stream.kind, from: span.from, to: span.to,
+      urgent: index === 0 && spans.length > 1, parts, unsettled: parts.length, previous, enqueued, done,
+    };
     previous = done;
     return chunk;
   });
+}
+
+/** The time one page covers, when a probe's page shows half-hourly rates with no gap (each rate
+ *  a half-hour, one after another): its record count is then the server's page size, whatever
+ *  page_size asked for. Undefined for anything else (long rates: pages follow `next`). */
+export function pageWindowMs(rates: RateColumns): number | undefined {
+  const range = rates.startRange();
+  if (range === undefined || rates.length < 2 || range.latest - range.earliest !== (rates.length - 1) * HALF_HOUR_MS) return undefined;
+  for (let i = 0; i < rates.length; i++) if (rates.validTo[i]! - rates.validFrom[i]! !== HALF_HOUR_MS) return undefined;
+  return rates.length * HALF_HOUR_MS;
+}
+
+/** A bounded window cut into windows of `pageMs` (the last one shorter); an open one, or one
+ *  without `pageMs`, as it is. */
+export function pageWindows(span: { from: Date; to: Date | undefined }, pageMs: number | undefined): { from: Date; to: Date | undefined }[] {
+  if (pageMs === undefined || span.to === undefined) return [{ from: span.from, to: span.to }];
+  const windows: { from: Date; to: Date | undefined }[] = [];
+  for (let start = span.from.getTime(); start < span.to.getTime(); start += pageMs) {
+    windows.push({ from: new Date(start), to: new Date(Math.min(start + pageMs, span.to.getTime())) });
+  }
+  return windows;
 }
 
 function endpointOf(kind: RateKind): 'standard-unit-rates' | 'day-unit-rates' | 'night-unit-rates' | 'standing-charges' {

@@ -1,6 +1,7 @@
 // Fetched rates held as columns of numbers (epoch milliseconds, prices) rather than one object per
 // half-hour: a backfill keeps several chunks of thousands of rates in memory while they wait for
 // the writer, and plain number arrays cost a fraction of the objects and none of their garbage.
+import { plainUtcMs } from '../api/plainUtc.js';
 import type { UnitRate } from '../api/schemas.js';
 import { HALF_HOUR_MS } from '../time/index.js';
 
@@ -18,6 +19,22 @@ export class RateColumns {
     return columns;
   }
 
+  /** These columns one after another, in this order. */
+  static concat(parts: readonly RateColumns[]): RateColumns {
+    if (parts.length === 1) return parts[0]!;
+    const out = new RateColumns();
+    for (const part of parts) {
+      for (let i = 0; i < part.length; i++) {
+        out.validFrom.push(part.validFrom[i]!);
+        out.validTo.push(part.validTo[i]!);
+        out.valueExcVat.push(part.valueExcVat[i]!);
+        out.valueIncVat.push(part.valueIncVat[i]!);
+        out.paymentMethod.push(part.paymentMethod[i]!);
+      }
+    }
+    return out;
+  }
+
   get length(): number {
     return this.validFrom.length;
   }
@@ -30,7 +47,8 @@ export class RateColumns {
     const parse = (text: string): number => {
       if (text !== lastText) {
         lastText = text;
-        lastTime = Date.parse(text);
+        lastTime = plainUtcMs(text);
+        if (Number.isNaN(lastTime)) lastTime = Date.parse(text);
       }
       return lastTime;
     };
@@ -48,6 +66,28 @@ export class RateColumns {
   pick(indexes: readonly number[]): RateColumns {
     const out = new RateColumns();
     for (const i of indexes) {
+      out.validFrom.push(this.validFrom[i]!);
+      out.validTo.push(this.validTo[i]!);
+      out.valueExcVat.push(this.valueExcVat[i]!);
+      out.valueIncVat.push(this.valueIncVat[i]!);
+      out.paymentMethod.push(this.paymentMethod[i]!);
+    }
+    return out;
+  }
+
+  /** The `count` oldest rates apart from the rest, when the rates run strictly newest first (as
+ *  pages come) so that one instant divides them; else undefined. */
+  splitOldest(count: number): { older: RateColumns; newer: RateColumns } | undefined {
+    const t = this.validFrom;
+    if (count <= 0 || count >= this.length) return undefined;
+    for (let i = 1; i < t.length; i++) if (!(t[i]! < t[i - 1]!)) return undefined;
+    const cut = this.length - count;
+    return { older: this.slice(cut, this.length), newer: this.slice(0, cut) };
+  }
+
+  private slice(start: number, end: number): RateColumns {
+    const out = new RateColumns();
+    for (let i = start; i < end; i++) {
       out.validFrom.push(this.validFrom[i]!);
       out.validTo.push(this.validTo[i]!);
       out.valueExcVat.push(this.valueExcVat[i]!);

@@ -22,6 +22,8 @@ export interface OpenOptions {
   sqlDirectory?: string;
   /** DuckDB's memory_limit, e.g. '128MB': DuckDB otherwise caches what it writes, up to most of RAM. */
   memoryLimit?: string;
+  /** DuckDB's worker threads for this session (default: one per core). */
+  threads?: number;
 }
 
 export class SchemaError extends TariffsError {
@@ -65,6 +67,7 @@ export class Warehouse {
       await warehouse.prepareSchema(options.sqlDirectory ?? sqlDir());
       // Set after the schema work (building the calendar needs more), for the session's writes.
       if (options.memoryLimit) await connection.run(`SET memory_limit = '${memoryLimitValue(options.memoryLimit)}'`);
+      if (options.threads !== undefined) await connection.run(`SET threads = ${Math.max(1, Math.floor(options.threads))}`);
     } catch (error) {
       warehouse.close();
       throw asStorageError(file, error);

@@ -1,7 +1,8 @@
-// Writes one batch of fetched rates for one tariff and rate kind: appender into a temp staging
-// table, dedupe, keep revised prices in unit_rate_revisions, update changed rows, insert new ones,
-// and move the tariff's cursor — all in one transaction, so a batch is stored whole or not at all.
-import type { DuckDBAppender } from '@duckdb/node-api';
+// Writes fetched rates. A group of batches (each one tariff and rate kind over a window) is one
+// transaction: all of them with their cursors, or none. Batches that touch nothing stored (a
+// backfill's usual case) are staged together and inserted by one statement per table; a batch
+// that overlaps stored rows is merged on its own, keeping revised prices in unit_rate_revisions.
+import { DOUBLE, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBAppender, type DuckDBValue } from '@duckdb/node-api';
 import { RateColumns } from './RateColumns.js';
 import type { Warehouse } from './Warehouse.js';
 import { HALF_HOUR_MS } from '../time/index.js';
@@ -25,11 +26,14 @@ export interface WriteCounts {
 }
 
 const STAGE = 'stage_rates';
+const STAGE_BATCHES = 'stage_batches';
 
-/** Creates the per-connection staging table (temp: never written to the file). */
+/** Creates the per-connection staging tables (temp: never written to the file). */
 export async function prepareStaging(warehouse: Warehouse): Promise<void> {
   await warehouse.run(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE} (
-    valid_from_ms DOUBLE, valid_to_ms DOUBLE, value_exc_vat DOUBLE, value_inc_vat DOUBLE, payment_method VARCHAR)`);
+    batch INTEGER, valid_from_ms DOUBLE, valid_to_ms DOUBLE, value_exc_vat DOUBLE, value_inc_vat DOUBLE, payment_method VARCHAR)`);
+  await warehouse.run(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE_BATCHES} (
+    batch INTEGER, tariff_code VARCHAR, rate_type VARCHAR, run_id BIGINT, unit BOOLEAN, long BOOLEAN)`);
 }
 
 /** Writes one batch in its own transaction. */
@@ -37,45 +41,115 @@ export async function writeRateBatch(warehouse: Warehouse, batch: RateBatch): Pr
   return (await writeRateBatches(warehouse, [batch]))[0]!;
 }
 
-/** Writes batches in one transaction, each with its cursor, in order: all of them or none. One
- *  commit for several batches saves its fixed cost (a WAL sync) when the writer has a queue. */
+/** Writes batches in one transaction, each with its cursor: all of them or none. One commit for
+ *  many batches saves its fixed cost, and from a row group (122,880 rows) on DuckDB writes the
+ *  rows straight into the file, compressed, rather than through the WAL and a later checkpoint. */
 export async function writeRateBatches(warehouse: Warehouse, batches: readonly RateBatch[]): Promise<WriteCounts[]> {
   return warehouse.transaction(async () => {
-    const counts: WriteCounts[] = [];
-    for (const batch of batches) counts.push(await stageAndMerge(warehouse, batch));
+    const deduped = batches.map((batch) => batch.rates.deduped());
+    const counts: WriteCounts[] = batches.map(() => ({ inserted: 0, updated: 0, unchanged: 0 }));
+    // Which batches touch stored rows: stored rows of a stream lie within the span its cursor
+    // records, widened by the batches before it in this group (as if written one by one).
+    const spans = await storedSpans(warehouse);
+    const fresh: number[] = [];
+    const merged: number[] = [];
+    batches.forEach((batch, i) => {
+      const range = deduped[i]!.startRange();
+      if (range === undefined) return;
+      const key = streamKey(batch.tariffCode, batch.kind);
+      const span = spans.get(key);
+      if (span && range.earliest <= span.latest && range.latest >= span.earliest) merged.push(i);
+      else fresh.push(i);
+      spans.set(key, span
+        ? { earliest: Math.min(span.earliest, range.earliest), latest: Math.max(span.latest, range.latest) }
+        : range);
+    });
+    if (fresh.length > 0) {
+      await insertFresh(warehouse, fresh.map((i) => ({ batch: batches[i]!, rates: deduped[i]! })));
+      for (const i of fresh) counts[i] = { inserted: deduped[i]!.length, updated: 0, unchanged: 0 };
+    }
+    for (const i of merged) {
+      await stage(warehouse, [deduped[i]!]);
+      counts[i] = await mergeStaged(warehouse, batches[i]!, deduped[i]!);
+    }
+    await moveCursors(warehouse, batches);
     return counts;
   });
 }
 
-async function stageAndMerge(warehouse: Warehouse, batch: RateBatch): Promise<WriteCounts> {
-  await warehouse.run(`DELETE FROM ${STAGE}`);
-  const rates = batch.rates.deduped();
-  if (rates.length > 0) {
-    const appender = await warehouse.connection.createAppender(STAGE, 'main', 'temp');
-    try {
-      appendRates(appender, rates);
-    } finally {
-      appender.closeSync();
-    }
-  }
-  const counts = rates.length > 0 ? await mergeStaged(warehouse, batch, rates) : { inserted: 0, updated: 0, unchanged: 0 };
-  await moveCursor(warehouse, batch);
-  return counts;
+function streamKey(tariffCode: string, kind: RateKind): string {
+  return `${tariffCode}|${kind}`;
 }
 
-function appendRates(appender: DuckDBAppender, rates: RateColumns): void {
+async function storedSpans(warehouse: Warehouse): Promise<Map<string, { earliest: number; latest: number }>> {
+  const spans = new Map<string, { earliest: number; latest: number }>();
+  for (const row of await warehouse.all(`SELECT tariff_code, rate_kind, epoch_ms(earliest_valid_from) AS earliest,
+      epoch_ms(latest_valid_from) AS latest
+    FROM ingest_cursors WHERE earliest_valid_from IS NOT NULL AND latest_valid_from IS NOT NULL`)) {
+    spans.set(streamKey(row.tariff_code as string, row.rate_kind as RateKind), { earliest: Number(row.earliest), latest: Number(row.latest) });
+  }
+  return spans;
+}
+
+/** Replaces the staged rows with these batches' rates, numbered by their position. Column by
+ *  column, in DuckDB's vectors of 2048 rows: one call per column and vector, not one per value. */
+async function stage(warehouse: Warehouse, parts: readonly RateColumns[]): Promise<void> {
+  await warehouse.run(`DELETE FROM ${STAGE}`);
+  const appender = await warehouse.connection.createAppender(STAGE, 'main', 'temp');
+  try {
+    parts.forEach((rates, batch) => appendRates(appender, batch, rates));
+  } finally {
+    appender.closeSync();
+  }
+}
+
+const VECTOR_ROWS = 2048;
+const STAGE_TYPES = [INTEGER, DOUBLE, DOUBLE, DOUBLE, DOUBLE, VARCHAR];
+
+function appendRates(appender: DuckDBAppender, batch: number, rates: RateColumns): void {
   const { validFrom, validTo, valueExcVat, valueIncVat, paymentMethod } = rates;
-  for (let i = 0; i < rates.length; i++) {
-    appender.appendDouble(validFrom[i]!);
-    const to = validTo[i]!;
-    if (Number.isNaN(to)) appender.appendNull();
-    else appender.appendDouble(to);
-    appender.appendDouble(valueExcVat[i]!);
-    appender.appendDouble(valueIncVat[i]!);
-    const pm = paymentMethod[i];
-    if (pm == null) appender.appendNull();
-    else appender.appendVarchar(pm);
-    appender.endRow();
+  for (let start = 0; start < rates.length; start += VECTOR_ROWS) {
+    const end = Math.min(rates.length, start + VECTOR_ROWS);
+    const to: (number | null)[] = validTo.slice(start, end);
+    for (let i = 0; i < to.length; i++) if (Number.isNaN(to[i])) to[i] = null;
+    const chunk = DuckDBDataChunk.create(STAGE_TYPES, end - start);
+    chunk.setColumns([
+      new Array<DuckDBValue>(end - start).fill(batch), validFrom.slice(start, end), to,
+      valueExcVat.slice(start, end), valueIncVat.slice(start, end), paymentMethod.slice(start, end),
+    ]);
+    appender.appendDataChunk(chunk);
+  }
+}
+
+/** Batches with nothing stored to compare with: staged together, one INSERT per table. */
+async function insertFresh(warehouse: Warehouse, parts: readonly { batch: RateBatch; rates: RateColumns }[]): Promise<void> {
+  await stage(warehouse, parts.map((p) => p.rates));
+  await warehouse.run(`DELETE FROM ${STAGE_BATCHES}`);
+  const values: string[] = [];
+  const params: Record<string, string | number | boolean> = {};
+  parts.forEach(({ batch, rates }, i) => {
+    const unit = batch.kind !== 'standing_charge';
+    values.push(`(${i}, $t${i}, $k${i}, $r${i}, $u${i}, $l${i})`);
+    Object.assign(params, {
+      [`t${i}`]: batch.tariffCode, [`k${i}`]: unit ? batch.kind : 'standing_charge', [`r${i}`]: batch.runId,
+      [`u${i}`]: unit, [`l${i}`]: unit && hasLongRates(rates),
+    });
+  });
+  await warehouse.run(`INSERT INTO ${STAGE_BATCHES} VALUES ${values.join(', ')}`, params);
+  const localised = `(${LOCALISED}) AS s JOIN ${STAGE_BATCHES} AS b USING (batch)`;
+  const anyOf = (test: (p: { batch: RateBatch; rates: RateColumns }) => boolean) => parts.some(test);
+  if (anyOf((p) => p.batch.kind !== 'standing_charge')) {
+    await warehouse.run(`INSERT INTO unit_rates SELECT ${insertColumns(true, 'b')} FROM ${localised} WHERE b.unit`);
+  }
+  if (anyOf((p) => p.batch.kind === 'standing_charge')) {
+    await warehouse.run(`INSERT INTO standing_charges SELECT ${insertColumns(false, 'b')} FROM ${localised} WHERE NOT b.unit`);
+  }
+  if (anyOf((p) => p.batch.kind !== 'standing_charge' && hasLongRates(p.rates))) {
+    await warehouse.run(`INSERT INTO long_unit_rates
+      SELECT b.tariff_code, b.rate_type, to_timestamp(s.valid_from_ms / 1000), to_timestamp(s.valid_to_ms / 1000),
+             s.value_exc_vat, s.value_inc_vat, s.payment_method
+      FROM ${STAGE} AS s JOIN ${STAGE_BATCHES} AS b USING (batch)
+      WHERE b.long AND (s.valid_to_ms IS NULL OR s.valid_to_ms - s.valid_from_ms <> ${HALF_HOUR_MS})`);
   }
 }
 
@@ -84,7 +158,7 @@ function appendRates(appender: DuckDBAppender, rates: RateColumns): void {
  *  d1's start, which happens only in GMT), and the offset is the day's, switched at its change. */
 const LOCALISED = `
     WITH typed AS (
-        SELECT to_timestamp(valid_from_ms / 1000) AS valid_from, to_timestamp(valid_to_ms / 1000) AS valid_to,
+        SELECT batch, to_timestamp(valid_from_ms / 1000) AS valid_from, to_timestamp(valid_to_ms / 1000) AS valid_to,
                value_exc_vat, value_inc_vat, payment_method
         FROM ${STAGE}
     ), keyed AS (
@@ -99,7 +173,7 @@ const LOCALISED = `
         FROM keyed AS k
         JOIN london_days AS d ON d.local_date = k.d1
     )
-    SELECT valid_from, valid_to, value_exc_vat, value_inc_vat, payment_method,
+    SELECT batch, valid_from, valid_to, value_exc_vat, value_inc_vat, payment_method,
            coalesce(payment_method, '') AS pm_key,
            CASE WHEN same_day THEN d1 ELSE d1 - 1 END AS local_date,
            make_timestamp(us + offset_minutes * 60000000::BIGINT) AS local_start,
@@ -118,6 +192,8 @@ function hasLongRates(rates: RateColumns): boolean {
   return false;
 }
 
+/** One batch that overlaps stored rows, staged alone: revised rows updated (the old values kept
+ *  in unit_rate_revisions), new ones inserted, the rest counted unchanged. */
 async function mergeStaged(warehouse: Warehouse, batch: RateBatch, rates: RateColumns): Promise<WriteCounts> {
   const unit = batch.kind !== 'standing_charge';
   const table = unit ? 'unit_rates' : 'standing_charges';
@@ -125,24 +201,6 @@ async function mergeStaged(warehouse: Warehouse, batch: RateBatch, rates: RateCo
   const typeMatch = unit ? 'AND u.rate_type = $rate_type' : '';
   const params = { tariff: batch.tariffCode, rate_type: rateType, run: batch.runId };
   const range = rates.startRange()!;
-  // Stored rows of this tariff and kind lie within the span its cursor records; a batch outside
-  // it (a backfill's usual case) has nothing to compare with: one INSERT straight from staging.
-  const stored = await warehouse.one(`SELECT epoch_ms(earliest_valid_from) AS earliest, epoch_ms(latest_valid_from) AS latest
-    FROM ingest_cursors WHERE tariff_code = $tariff AND rate_kind = $kind`, { tariff: batch.tariffCode, kind: batch.kind });
-  const overlaps = stored?.earliest != null && stored.latest != null
-    && range.earliest <= (stored.latest as number) && range.latest >= (stored.earliest as number);
-  const long = unit && hasLongRates(rates);
-  if (!overlaps) {
-    await warehouse.run(`INSERT INTO ${table} SELECT ${insertColumns(unit)} FROM (${LOCALISED}) AS s`, params);
-    if (long) {
-      await warehouse.run(`INSERT INTO long_unit_rates
-        SELECT $tariff, $rate_type, to_timestamp(valid_from_ms / 1000), to_timestamp(valid_to_ms / 1000),
-               value_exc_vat, value_inc_vat, payment_method
-        FROM ${STAGE}
-        WHERE valid_to_ms IS NULL OR valid_to_ms - valid_from_ms <> ${HALF_HOUR_MS}`, params);
-    }
-    return { inserted: rates.length, updated: 0, unchanged: 0 };
-  }
   await warehouse.run(`CREATE OR REPLACE TEMP TABLE stage_batch AS ${LOCALISED}`);
   const bounds = { lo: new Date(range.earliest).toISOString(), hi: new Date(range.latest).toISOString() };
   const total = rates.length;
@@ -196,19 +254,55 @@ async function syncLongRates(warehouse: Warehouse, params: Record<string, string
     WHERE valid_to IS NULL OR epoch_us(valid_to) - epoch_us(valid_from) <> 1800000000`, params);
 }
 
-function insertColumns(unit: boolean): string {
+/** The stored columns from a localised staging row `s`; tariff, rate type and run from the
+ *  batch table `b`, or from the statement's parameters. */
+function insertColumns(unit: boolean, from?: 'b'): string {
+  const [tariff, rateType, run] = from ? ['b.tariff_code', 'b.rate_type', 'b.run_id'] : ['$tariff', '$rate_type', '$run'];
   return unit
-    ? `$tariff, $rate_type, s.valid_from, s.valid_to, s.value_exc_vat, s.value_inc_vat, s.payment_method,
-       s.local_date, $run, s.local_start, s.utc_offset_minutes, s.settlement_period`
-    : `$tariff, s.valid_from, s.valid_to, s.value_exc_vat, s.value_inc_vat, s.payment_method, s.local_date, $run`;
+    ? `${tariff}, ${rateType}, s.valid_from, s.valid_to, s.value_exc_vat, s.value_inc_vat, s.payment_method,
+       s.local_date, ${run}, s.local_start, s.utc_offset_minutes, s.settlement_period`
+    : `${tariff}, s.valid_from, s.valid_to, s.value_exc_vat, s.value_inc_vat, s.payment_method, s.local_date, ${run}`;
 }
 
-async function moveCursor(warehouse: Warehouse, batch: RateBatch): Promise<void> {
-  const range = batch.rates.startRange();
+/** Each stream's cursor moved over its batches' windows, in one statement. A group holds
+ *  consecutive batches of a stream in order, contiguous windows, so they fold into one window a
+ *  stream, with the same result as moving the cursor batch by batch. */
+async function moveCursors(warehouse: Warehouse, batches: readonly RateBatch[]): Promise<void> {
+  const folded = new Map<string, CursorMove>();
+  for (const batch of batches) {
+    const key = streamKey(batch.tariffCode, batch.kind);
+    const range = batch.rates.startRange();
+    const f = folded.get(key);
+    if (f === undefined || f.until !== batch.window.from.getTime()) {
+      if (f !== undefined) await moveCursor(warehouse, [f]); // not contiguous: moved in order
+      folded.set(key, { batch, from: batch.window.from.getTime(), until: batch.window.until.getTime(), earliest: range?.earliest, latest: range?.latest });
+      continue;
+    }
+    f.until = Math.max(f.until, batch.window.until.getTime());
+    if (range) {
+      f.earliest = Math.min(f.earliest ?? Infinity, range.earliest);
+      f.latest = Math.max(f.latest ?? -Infinity, range.latest);
+    }
+  }
+  if (folded.size > 0) await moveCursor(warehouse, [...folded.values()]);
+}
+
+interface CursorMove { batch: RateBatch; from: number; until: number; earliest?: number; latest?: number }
+
+/** Moves the cursors of distinct streams. */
+async function moveCursor(warehouse: Warehouse, moves: readonly CursorMove[]): Promise<void> {
   const iso = (t: number | undefined) => (t === undefined ? null : new Date(t).toISOString());
+  const params: Record<string, string | number | null> = {};
+  const rows = moves.map(({ batch, from, until, earliest, latest }, i) => {
+    Object.assign(params, {
+      [`t${i}`]: batch.tariffCode, [`k${i}`]: batch.kind, [`f${i}`]: iso(from), [`u${i}`]: iso(until),
+      [`l${i}`]: iso(latest), [`e${i}`]: iso(earliest), [`r${i}`]: batch.runId,
+    });
+    return `($t${i}, $k${i}, CAST($f${i} AS TIMESTAMPTZ), CAST($u${i} AS TIMESTAMPTZ),
+              CAST($l${i} AS TIMESTAMPTZ), CAST($e${i} AS TIMESTAMPTZ), $r${i}, now())`;
+  });
   await warehouse.run(`INSERT INTO ingest_cursors AS c
-      VALUES ($tariff, $kind, CAST($from AS TIMESTAMPTZ), CAST($until AS TIMESTAMPTZ),
-              CAST($latest AS TIMESTAMPTZ), CAST($earliest AS TIMESTAMPTZ), $run, now())
+      VALUES ${rows.join(', ')}
     ON CONFLICT (tariff_code, rate_kind) DO UPDATE SET
       fetched_from = least(c.fetched_from, excluded.fetched_from),
       -- only a window that starts inside what is stored extends it (no gaps hidden behind the cursor)
@@ -221,8 +315,5 @@ async function moveCursor(warehouse: Warehouse, batch: RateBatch): Promise<void>
                                WHEN excluded.earliest_valid_from IS NULL THEN c.earliest_valid_from
                                ELSE least(c.earliest_valid_from, excluded.earliest_valid_from) END,
       run_id = excluded.run_id,
-      updated_at = excluded.updated_at`, {
-    tariff: batch.tariffCode, kind: batch.kind, from: batch.window.from.toISOString(),
-    until: batch.window.until.toISOString(), latest: iso(range?.latest), earliest: iso(range?.earliest), run: batch.runId,
-  });
+      updated_at = excluded.updated_at`, params);
 }
