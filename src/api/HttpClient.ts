@@ -4,6 +4,7 @@
 // cap and what is left of the budget): a body that trickles in never goes idle, so the idle
 // timeouts alone would let it run forever. 400/401/403/404 and invalid records are never retried. undici's RetryAgent
 // is not used because it silently shortens a Retry-After above its cap; here that fails loudly.
+import { bodyRead } from './reclaimBodies.js';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import { anySignal, deadlineSignal } from '../abortSignals.js';
@@ -187,6 +188,7 @@ export class HttpClient {
         headersTimeout: this.timeouts.headersMs, bodyTimeout: this.timeouts.bodyMs,
       });
       text = await response.body.text();
+      bodyRead(text.length);
     } catch (error) {
       if (deadline.expired() && !options.signal?.aborted) {
         const why = limitMs < this.timeouts.attemptMs ? 'what was left of the time budget' : 'the per-attempt limit';
