@@ -1,0 +1,196 @@
+// The backfill's fast path, held to the slow one: unit rates checked by hand accept and refuse
+// exactly what zod does (naming the same field), instants read by character codes equal
+// Date.parse, chunks cut into one-page windows tile their span, and groups of whole row groups
+// split a chunk at a rate's start without losing or repeating one. End to end: a backfill of
+// more than a row group stores every rate the server serves, once, with the local fields a
+// brute force gives, and a re-run changes nothing.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OctopusClient } from '../src/api/OctopusClient.js';
+import { plainUtcMs } from '../src/api/plainUtc.js';
+import { fastRecordSchema, unitRateSchema } from '../src/api/schemas.js';
+import { pageWindowMs, pageWindows, takeGroup } from '../src/ingest/ingestRates.js';
+import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
+import { RateColumns } from '../src/store/RateColumns.js';
+import { HALF_HOUR_MS, localDateOf, settlementPeriod, utcOffsetMinutes } from '../src/time/index.js';
+import { ingest, query, tempDir } from './helpers/warehouseTools.js';
+
+const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+
+describe('plainUtcMs', () => {
+  it('equals Date.parse on every half-hour of 1999-2031 (leap days, clock changes, year ends)', () => {
+    let checked = 0;
+    for (let t = Date.parse('1999-12-31T00:00:00Z'); t < Date.parse('2031-01-02T00:00:00Z'); t += HALF_HOUR_MS) {
+      const text = iso(t);
+      if (plainUtcMs(text) !== Date.parse(text)) throw new Error(`${text}: ${plainUtcMs(text)}`);
+      checked++;
+    }
+    expect(checked).toBeGreaterThan(540_000);
+  });
+
+  it('is NaN for every other form, and for impossible dates and times', () => {
+    for (const text of [
+      '2023-02-29T00:00:00Z', '2100-02-29T00:00:00Z', '2024-04-31T00:00:00Z', '2024-13-01T00:00:00Z', '2024-00-10T00:00:00Z',
+      '2024-01-00T00:00:00Z', '2024-01-01T24:00:00Z', '2024-01-01T00:60:00Z', '2024-01-01T00:00:60Z', '2024-01-01 00:00:00Z',
+      '2024-01-01T00:00:00+00:00', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00Z', '2024-1a-01T00:00:00Z', '20240101T000000Z',
+      '2024-01-01T00:00:00z', '', 'not a date at all!!!',
+    ]) {
+      expect(plainUtcMs(text), text).toBeNaN();
+    }
+    // the day part is remembered: a valid day after an invalid time on it is still read
+    expect(plainUtcMs('2024-02-29T25:00:00Z')).toBeNaN();
+    expect(plainUtcMs('2024-02-29T23:30:00Z')).toBe(Date.parse('2024-02-29T23:30:00Z'));
+  });
+});
+
+describe('fastRecordSchema', () => {
+  const good = { value_exc_vat: 12.5, value_inc_vat: 13.125, valid_from: '2024-03-31T00:30:00Z', valid_to: '2024-03-31T01:00:00Z', payment_method: null };
+  const variants: unknown[] = [
+    good, { ...good, payment_method: 'DIRECT_DEBIT' }, { ...good, extra: [1, 2] }, { ...good, valid_to: null },
+    { ...good, valid_from: '2024-03-31T01:30:00+01:00' }, { ...good, valid_from: '2024-03-31T00:30:00.000Z' },
+    { ...good, value_inc_vat: -3 }, { ...good, value_exc_vat: 0 }, (({ payment_method: _pm, ...rest }) => rest)(good),
+    // refused, each in one field
+    { ...good, value_inc_vat: '13.1' }, { ...good, value_exc_vat: null }, { ...good, value_inc_vat: Infinity },
+    { ...good, valid_from: '2024-02-30T00:00:00Z' }, { ...good, valid_from: 1711845000000 }, { ...good, valid_to: 'soon' },
+    { ...good, valid_to: undefined }, { ...good, payment_method: 3 }, (({ valid_from: _vf, ...rest }) => rest)(good),
+    null, [], 'rate', 42,
+  ];
+
+  it('accepts and refuses exactly what zod does, with the same field and message', () => {
+    const fast = fastRecordSchema(unitRateSchema);
+    let refused = 0;
+    for (const value of variants) {
+      const a = fast.safeParse(value);
+      const b = unitRateSchema.safeParse(value);
+      expect(a.success, JSON.stringify(value)).toBe(b.success);
+      if (!a.success && !b.success) {
+        refused++;
+        expect(a.error.issues[0]!.path).toEqual(b.error.issues[0]!.path);
+        expect(a.error.issues[0]!.message).toBe(b.error.issues[0]!.message);
+      }
+    }
+    expect(refused).toBe(13);
+  });
+
+  it('accepts after refusing (its memory of the last instants is only of accepted ones)', () => {
+    const fast = fastRecordSchema(unitRateSchema);
+    expect(fast.safeParse({ ...good, valid_from: '2024-02-30T00:00:00Z' }).success).toBe(false);
+    expect(fast.safeParse({ ...good, valid_from: '2024-02-30T00:00:00Z', valid_to: '2024-02-30T00:00:00Z' }).success).toBe(false);
+    expect(fast.safeParse(good).success).toBe(true);
+    expect(fast.safeParse({ ...good, valid_to: '' }).success).toBe(false);
+  });
+});
+
+describe('page windows', () => {
+  const series = (n: number, step = HALF_HOUR_MS, start = Date.parse('2024-03-30T00:00:00Z')) => {
+    const rates = new RateColumns();
+    for (let i = n - 1; i >= 0; i--) {
+      rates.validFrom.push(start + i * step);
+      rates.validTo.push(start + i * step + step);
+      rates.valueExcVat.push(i);
+      rates.valueIncVat.push(i);
+      rates.paymentMethod.push(null);
+    }
+    return rates;
+  };
+
+  it('a page of half-hours with no gap gives its length as the page; anything else gives none', () => {
+    expect(pageWindowMs(series(1500))).toBe(1500 * HALF_HOUR_MS);
+    expect(pageWindowMs(series(100))).toBe(100 * HALF_HOUR_MS);
+    expect(pageWindowMs(series(10, 2 * HALF_HOUR_MS))).toBeUndefined();
+    const gap = series(10);
+    gap.validFrom[3]! -= HALF_HOUR_MS;
+    expect(pageWindowMs(gap)).toBeUndefined();
+    expect(pageWindowMs(series(1))).toBeUndefined();
+  });
+
+  it('windows tile a span exactly, the last one shorter; an open span stays whole', () => {
+    const from = new Date('2024-01-01T00:00:00Z');
+    const to = new Date(from.getTime() + 9_000 * HALF_HOUR_MS + 7 * HALF_HOUR_MS);
+    const windows = pageWindows({ from, to }, 1500 * HALF_HOUR_MS);
+    expect(windows).toHaveLength(7);
+    expect(windows[0]!.from).toEqual(from);
+    expect(windows.at(-1)!.to).toEqual(to);
+    for (let i = 1; i < windows.length; i++) expect(windows[i]!.from).toEqual(windows[i - 1]!.to);
+    expect(windows.at(-1)!.to!.getTime() - windows.at(-1)!.from.getTime()).toBe(7 * HALF_HOUR_MS);
+    expect(pageWindows({ from, to: undefined }, 1500 * HALF_HOUR_MS)).toEqual([{ from, to: undefined }]);
+    expect(pageWindows({ from, to }, undefined)).toEqual([{ from, to }]);
+  });
+
+  it('takeGroup: whole row groups of unit rates, the last chunk cut at a rate start, nothing lost or repeated', () => {
+    const chunk = (i: number, kind = 'standard') => ({ kind, from: new Date(Date.parse('2020-01-01T00:00:00Z') + i * 9_000 * HALF_HOUR_MS), to: undefined }) as never;
+    const pending = Array.from({ length: 30 }, (_, i) => ({
+      chunk: chunk(i), rates: series(9_000, HALF_HOUR_MS, Date.parse('2020-01-01T00:00:00Z') + i * 9_000 * HALF_HOUR_MS), queuedAt: 0,
+    }));
+    pending.splice(3, 0, { chunk: chunk(99, 'standing_charge'), rates: series(2, 86_400_000), queuedAt: 0 });
+    const total = pending.reduce((n, p) => n + p.rates.length, 0);
+    const group = takeGroup(pending, true);
+    const unit = group.filter((p) => (p.chunk as { kind: string }).kind !== 'standing_charge');
+    expect(unit.reduce((n, p) => n + p.rates.length, 0)).toBe(2 * 122_880); // capped at two row groups
+    const cut = group.at(-1)!;
+    const rest = pending[0]!;
+    expect(cut.until).toEqual(rest.from);
+    expect(Math.min(...rest.rates.validFrom)).toBe(cut.until!.getTime());
+    expect(Math.max(...cut.rates.validFrom)).toBe(cut.until!.getTime() - HALF_HOUR_MS);
+    expect(group.reduce((n, p) => n + p.rates.length, 0) + pending.reduce((n, p) => n + p.rates.length, 0)).toBe(total);
+    // without alignment: everything up to the cap, whole chunks
+    const loose = takeGroup(pending, false);
+    expect(loose.every((p) => p.until === undefined)).toBe(true);
+    expect(loose.reduce((n, p) => n + p.rates.length, 0)).toBeLessThanOrEqual(2 * 122_880);
+  });
+});
+
+describe('a backfill of more than a row group', () => {
+  const A = 'E-1R-AGILE-18-02-21-A';
+  const J = 'E-1R-AGILE-18-02-21-J';
+  const FROM = new Date('2018-01-01T00:00:00Z');
+  let sandbox: Sandbox;
+  const tmp = tempDir('tariffs-write-path-');
+  const db = tmp.file('backfill.duckdb');
+
+  beforeAll(async () => {
+    sandbox = await startSandbox();
+  });
+  afterAll(async () => {
+    await sandbox.close();
+    tmp.remove();
+  });
+
+  it('stores every served rate once, localised as a brute force says; a re-run changes nothing', async () => {
+    const summary = await ingest(db, sandbox.baseUrl, { tariffs: [A, J], from: FROM, noProducts: true });
+    expect(summary.status).toBe('ok');
+    expect(summary.inserted).toBeGreaterThan(122_880);
+
+    // what the server serves, walked the slow way: one open request per tariff, following `next`
+    const client = new OctopusClient({ baseUrl: sandbox.baseUrl });
+    for (const tariff of [A, J]) {
+      const served = new Map<number, { exc: number; inc: number }>();
+      for await (const page of client.electricityRates('AGILE-18-02-21', tariff, 'standard-unit-rates', { from: FROM })) {
+        for (const r of page.records) served.set(Date.parse(r.valid_from), { exc: r.value_exc_vat, inc: r.value_inc_vat });
+      }
+      const rows = await query(db, `SELECT epoch_ms(valid_from) AS t, value_exc_vat AS exc, value_inc_vat AS inc, CAST(local_date AS VARCHAR) AS d,
+          settlement_period AS sp, utc_offset_minutes AS off
+        FROM unit_rates WHERE tariff_code = '${tariff}' ORDER BY valid_from`);
+      expect(rows.length).toBe(served.size);
+      for (const row of rows) {
+        const t = Number(row.t);
+        const want = served.get(t);
+        if (!want || want.exc !== row.exc || want.inc !== row.inc) throw new Error(`${tariff} ${iso(t)}: ${JSON.stringify(row)} vs ${JSON.stringify(want)}`);
+        const at = new Date(t);
+        if (row.d !== localDateOf(at) || row.sp !== settlementPeriod(at).period || row.off !== utcOffsetMinutes(at)) {
+          throw new Error(`${tariff} ${iso(t)}: local fields ${JSON.stringify(row)}`);
+        }
+      }
+      const [cursor] = await query(db, `SELECT epoch_ms(fetched_from) AS f, epoch_ms(earliest_valid_from) AS e, epoch_ms(latest_valid_from) AS l
+        FROM ingest_cursors WHERE tariff_code = '${tariff}' AND rate_kind = 'standard'`);
+      expect(Number(cursor!.f)).toBe(FROM.getTime());
+      expect(Number(cursor!.e)).toBe(Math.min(...served.keys()));
+      expect(Number(cursor!.l)).toBe(Math.max(...served.keys()));
+    }
+    await client.http.close();
+
+    const again = await ingest(db, sandbox.baseUrl, { tariffs: [A, J], noProducts: true });
+    expect(again.status).toBe('ok');
+    expect({ inserted: again.inserted, updated: again.updated }).toEqual({ inserted: 0, updated: 0 });
+    expect(await query(db, `SELECT count(*) AS n FROM unit_rate_revisions`)).toEqual([{ n: 0 }]);
+  });
+});
