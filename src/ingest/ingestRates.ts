@@ -5,20 +5,19 @@
 // half-hourly, how many a page holds. Older data, if any, is then cut into chunks over the range
 // it really covers, each chunk into windows of one page (period_from/period_to), so that a pool
 // of workers has every request of a backfill to choose from rather than `next` links to follow.
-// Chunks are committed oldest first with the tariff's cursor, the probe's page last, gathered
-// into transactions of whole row groups (see ROW_GROUP_ROWS). The run's first commit is a single
-// page, written as soon as it arrives, so that even a run cut short within seconds moves a
-// cursor. A run killed at any moment resumes without gaps; a tariff that fails keeps every chunk
-// before the failing one and stops fetching at once (src/ingest/ChunkGate.ts) while the others
-// carry on. A failed optional resource (standing charges) is a warning that costs the tariff
-// nothing (src/ingest/optionalResources.ts).
+// Chunks are handed to the writer oldest first, the probe's page last (src/ingest/RateWriter.ts).
+// A run killed at any moment resumes without gaps; a tariff that fails keeps every chunk before
+// the failing one and stops fetching at once (src/ingest/ChunkGate.ts) while the others carry on.
+// A failed optional resource (standing charges) is a warning that costs the tariff nothing
+// (src/ingest/optionalResources.ts).
 import type { Logger } from 'pino';
 import type { OctopusClient } from '../api/OctopusClient.js';
 import type { Page } from '../api/paginate.js';
 import type { UnitRate } from '../api/schemas.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { RateColumns } from '../store/RateColumns.js';
-import { prepareStaging, writeRateBatch, writeRateBatches, type RateKind, type WriteCounts } from '../store/writeRates.js';
+import { prepareStaging, type RateKind, type WriteCounts } from '../store/writeRates.js';
+import { RateWriter } from './RateWriter.js';
 import type { IngestTarget } from './resolveTargets.js';
 import { HALF_HOUR_MS } from '../time/index.js';
 import { ChunkGate, PROBE_INDEX } from './ChunkGate.js';
@@ -33,18 +32,6 @@ export const DEFAULT_CHUNK_SLOTS = 9_000;
  *  (the probe and itself), so a run stopped early still moves a cursor, and the next one goes on
  *  from there. */
 export const FIRST_CHUNK_SLOTS = 1_500;
-/** DuckDB writes a transaction's rows straight into the file, compressed, once they fill a row
- *  group; below that they go through the WAL and are compressed again at the next checkpoint,
- *  which doubles the cost of a backfill's writes. So the writer gathers a row group a commit… */
-const ROW_GROUP_ROWS = 122_880;
-/** …unless rows have waited this long (a run cut short keeps what it fetched), the fetching is
- *  over, or a stream's first chunk waits (committed at once: see FIRST_CHUNK_SLOTS). */
-const MAX_GATHER_MS = 500;
-/** Rates committed in one transaction, at most (unless a single batch is larger). */
-const MAX_GROUP_ROWS = 2 * ROW_GROUP_ROWS;
-/** Fetched rates not yet written, at most (bounds memory: a rate is five numbers). */
-const MAX_QUEUED_ROWS = 3 * ROW_GROUP_ROWS;
-
 export interface Progress {
   /** Records announced by a first page's `count`. */
   expect(records: number): void;
@@ -182,117 +169,17 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   /** Written only if the run goes on and every earlier chunk of its stream was written. */
   const writable = (chunk: Chunk) => options.signal?.aborted !== true && gate.mayWrite(chunk.stream, chunk.index);
 
-  // One connection writes, in the order batches are queued. A chunk is queued only once the
-  // previous chunk of its stream is queued, so each stream commits in order. The writer takes
-  // everything waiting and commits it in one transaction (each batch with its cursor); if that
-  // fails it writes them one by one, so that a bad batch fails only its own tariff. Workers go
-  // on fetching meanwhile, pausing while MAX_QUEUED_ROWS fetched rates wait.
-  const pending: Pending[] = [];
-  let pendingRows = 0;
-  /** Set once no worker can fetch more: whatever waits is written without gathering. */
-  let fetchingDone = false;
-  let gatherWake: (() => void) | undefined;
-  // Only the run's first commit is hurried: each small commit goes through the WAL, and the
-  // checkpoint that ends the run pays for them (14 of them: 0.6 s of a 4 s backfill).
-  let committed = false;
-  const urgent = () => !committed && pending.some((item) => item.chunk.urgent);
-  const enough = () => fetchingDone || options.signal?.aborted === true || pendingRows >= ROW_GROUP_ROWS;
-  /** Waits for a group worth a commit (or for MAX_GATHER_MS); 'first' when only the run's first
-   *  chunk is to be written, alone. */
-  const gathered = async (): Promise<'group' | 'first'> => {
-    const waited = performance.now() - pending[0]!.queuedAt;
-    if (!enough() && !urgent() && waited < MAX_GATHER_MS) {
-      await new Promise<void>((resolve) => {
-        const done = () => {
-          clearTimeout(timer);
-          gatherWake = undefined;
-          resolve();
-        };
-        const timer = setTimeout(done, MAX_GATHER_MS - waited);
-        gatherWake = () => {
-          if (enough() || urgent()) done();
-        };
-      });
-    }
-    return !enough() && urgent() ? 'first' : 'group';
-  };
-  let writing: Promise<void> | undefined;
-  let spaceWaiters: (() => void)[] = [];
-  const record = (chunk: Chunk, counts: WriteCounts) => {
-    const outcome = outcomeOf(chunk);
-    outcome.inserted += counts.inserted;
-    outcome.updated += counts.updated;
-    outcome.unchanged += counts.unchanged;
-    outcome.chunks++;
-  };
-  const batchOf = (item: Pending) => {
-    const from = item.from ?? item.chunk.from;
-    const until = item.until ?? item.chunk.to ?? new Date(item.rates.endOfLatest(from.getTime()));
-    return { tariffCode: item.chunk.target.tariffCode, kind: item.chunk.kind, runId: options.runId, rates: item.rates, window: { from, until } };
-  };
-  const drain = async (): Promise<void> => {
-    while (pending.length > 0) {
-      let taken: typeof pending;
-      if (await gathered() === 'group') {
-        // whole row groups of unit rates while more is coming; what is left at the end as it is
-        const aligned = !fetchingDone && options.signal?.aborted !== true && pendingRows >= ROW_GROUP_ROWS;
-        taken = takeGroup(pending, aligned);
-      } else {
-        // a stream's first chunk, alone (nothing of its stream comes before it): the rest gathers on
-        taken = [pending.find((item) => item.chunk.urgent)!];
-        pending.splice(pending.indexOf(taken[0]!), 1);
-      }
-      pendingRows -= taken.reduce((n, item) => n + item.rates.length, 0);
-      const group = taken.filter((item) => writable(item.chunk));
-      notifySpace();
-      if (group.length === 0) continue;
-      const started = performance.now();
-      try {
-        const counts = await writeRateBatches(warehouse, group.map(batchOf));
-        group.forEach((item, i) => record(item.chunk, counts[i]!));
-        committed = true;
-      } catch (groupError) {
-        if (group.length === 1) {
-          fail(group[0]!.chunk.stream, group[0]!.chunk.index, groupError);
-        } else {
-          for (const item of group) {
-            if (!writable(item.chunk)) continue;
-            try {
-              record(item.chunk, await writeRateBatch(warehouse, batchOf(item)));
-            } catch (error) {
-              fail(item.chunk.stream, item.chunk.index, error);
-            }
-          }
-        }
-      }
-      logger.debug({
-        batches: group.length, rows: group.reduce((n, item) => n + item.rates.length, 0), ms: Math.round(performance.now() - started),
-        kinds: [...new Set(group.map((item) => item.chunk.kind))],
-      }, 'batches written');
-    }
-  };
-  const startWriter = (): void => {
-    if (writing) return;
-    writing = drain().finally(() => {
-      writing = undefined;
-      if (pending.length > 0) startWriter(); // queued as the loop ended
-    });
-  };
-  const write = (chunk: Chunk, rates: RateColumns): void => {
-    pending.push({ chunk, rates, queuedAt: performance.now() });
-    pendingRows += rates.length;
-    startWriter();
-    gatherWake?.();
-  };
-  let held = 0;
-  const notifySpace = () => {
-    const released = spaceWaiters;
-    spaceWaiters = [];
-    for (const wake of released) wake();
-  };
-  const waitForSpace = async (): Promise<void> => {
-    while (pendingRows + held >= MAX_QUEUED_ROWS) await new Promise<void>((resolve) => spaceWaiters.push(resolve));
-  };
+  const writer = new RateWriter<Chunk>({
+    warehouse, logger, runId: options.runId, signal: options.signal, writable,
+    written: (chunk, counts) => {
+      const outcome = outcomeOf(chunk);
+      outcome.inserted += counts.inserted;
+      outcome.updated += counts.updated;
+      outcome.unchanged += counts.unchanged;
+      outcome.chunks++;
+    },
+    failed: (chunk, error) => fail(chunk.stream, chunk.index, error),
+  });
 
   const streams = await planStreams(options, now());
   const queue: WorkItem[] = streams.map((stream) => ({ type: 'probe', stream }));
@@ -336,14 +223,14 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     wake();
     // The probe's page holds the newest rates: written after every older chunk.
     tails.push(newest.previous.then(() => {
-      if (writable(newest)) write(newest, rates);
+      if (writable(newest)) writer.write(newest, rates);
       newest.enqueued();
     }));
   };
 
   // A chunk's parts are fetched by any workers, side by side. Once the last has settled, the
   // chunk is handed to the writer after its predecessor has been (asynchronously: the worker goes
-  // on to the next item); `held` counts the rates still waiting for a predecessor.
+  // on to the next item), counted against the writer's queue meanwhile.
   const fetchPart = async (chunk: Chunk, part: number): Promise<void> => {
     const window = chunk.parts[part]!;
     if (chunk.lost !== undefined || options.signal?.aborted || !gate.mayFetch(chunk.stream, chunk.index)) {
@@ -370,14 +257,13 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     }
     // newest part first, as each part's pages come: one descending run, nothing to dedupe
     const rates = RateColumns.concat(chunk.parts.map((p) => p.rates!).reverse());
-    held += rates.length;
+    writer.hold(rates.length);
     tails.push(chunk.previous.then(() => {
-      held -= rates.length;
-      if (writable(chunk)) write(chunk, rates);
+      writer.hold(-rates.length);
+      if (writable(chunk)) writer.write(chunk, rates);
       chunk.enqueued();
-      notifySpace();
     }));
-    await waitForSpace();
+    await writer.waitForSpace();
   };
 
   // A pool of workers over a queue that probes extend: idle workers wait while probes are out.
@@ -411,10 +297,9 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
-  fetchingDone = true;
-  gatherWake?.();
+  writer.finish();
   await Promise.all(tails);
-  while (writing) await writing;
+  await writer.drained();
 
   const tariffs = [...outcomes.values()];
   for (const t of tariffs) {
@@ -432,47 +317,6 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     pages: sum(tariffs, 'pages'), requests: client.http.requestCount - requestsBefore, tariffs,
     interrupted: options.signal?.aborted === true,
   };
-}
-
-/** Fetched rates waiting for the writer: a chunk, or the part of it not yet written (its older
- *  part went into a group of whole row groups), with the window that part covers. */
-interface Pending {
-  chunk: Chunk;
-  rates: RateColumns;
-  queuedAt: number;
-  from?: Date;
-  until?: Date;
-}
-
-const isUnit = (item: Pending) => item.chunk.kind !== 'standing_charge';
-
-/** The next group from the head of `pending` (removed from it): up to MAX_GROUP_ROWS rates, or
- *  when `aligned`, exactly a whole number of row groups of unit rates, the last chunk taken cut
- *  in two at a rate's start if it must be (its newer part stays first in line). */
-export function takeGroup(pending: Pending[], aligned: boolean): Pending[] {
-  const unitRows = pending.reduce((n, item) => n + (isUnit(item) ? item.rates.length : 0), 0);
-  const whole = Math.min(MAX_GROUP_ROWS, Math.floor(unitRows / ROW_GROUP_ROWS) * ROW_GROUP_ROWS);
-  if (whole === 0) aligned = false;
-  const limit = aligned ? whole : MAX_GROUP_ROWS;
-  const taken: Pending[] = [];
-  let rows = 0;
-  while (pending.length > 0) {
-    const item = pending[0]!;
-    const size = isUnit(item) ? item.rates.length : 0;
-    if (rows + size <= limit || taken.length === 0 && !aligned) {
-      taken.push(pending.shift()!);
-      rows += size;
-      continue;
-    }
-    const cut = aligned && rows < limit ? item.rates.splitOldest(limit - rows) : undefined;
-    if (cut) {
-      const boundary = new Date(cut.newer.startRange()!.earliest);
-      taken.push({ ...item, rates: cut.older, until: boundary });
-      pending[0] = { ...item, rates: cut.newer, from: boundary };
-    }
-    break;
-  }
-  return taken;
 }
 
 function ratePages(client: OctopusClient, stream: Stream, from: Date, to: Date | undefined, signal?: AbortSignal): AsyncGenerator<Page<UnitRate>> {

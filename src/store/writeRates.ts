@@ -2,7 +2,7 @@
 // transaction: all of them with their cursors, or none. Batches that touch nothing stored (a
 // backfill's usual case) are staged together and inserted by one statement per table; a batch
 // that overlaps stored rows is merged on its own, keeping revised prices in unit_rate_revisions.
-import { DOUBLE, DuckDBDataChunk, INTEGER, VARCHAR, type DuckDBAppender, type DuckDBValue } from '@duckdb/node-api';
+import { DOUBLE, DuckDBDataChunk, INTEGER, type DuckDBAppender } from '@duckdb/node-api';
 import { RateColumns } from './RateColumns.js';
 import type { Warehouse } from './Warehouse.js';
 import { HALF_HOUR_MS } from '../time/index.js';
@@ -25,13 +25,22 @@ export interface WriteCounts {
   unchanged: number;
 }
 
+/** The staged rates as the SQL below reads them: stage_rows with payment methods by name. */
 const STAGE = 'stage_rates';
+const STAGE_ROWS = 'stage_rows';
+const STAGE_PM = 'stage_payment_methods';
 const STAGE_BATCHES = 'stage_batches';
 
 /** Creates the per-connection staging tables (temp: never written to the file). */
 export async function prepareStaging(warehouse: Warehouse): Promise<void> {
-  await warehouse.run(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE} (
-    batch INTEGER, valid_from_ms DOUBLE, valid_to_ms DOUBLE, value_exc_vat DOUBLE, value_inc_vat DOUBLE, payment_method VARCHAR)`);
+  // Numbers only, so that a vector of rows is copied column by column; a payment method is a
+  // number too (0: none), named in stage_payment_methods.
+  await warehouse.run(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE_ROWS} (
+    batch INTEGER, valid_from_ms DOUBLE, valid_to_ms DOUBLE, value_exc_vat DOUBLE, value_inc_vat DOUBLE, pm INTEGER)`);
+  await warehouse.run(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE_PM} (pm INTEGER, payment_method VARCHAR)`);
+  await warehouse.run(`CREATE OR REPLACE TEMP VIEW ${STAGE} AS
+    SELECT r.batch, r.valid_from_ms, r.valid_to_ms, r.value_exc_vat, r.value_inc_vat, p.payment_method
+    FROM ${STAGE_ROWS} AS r LEFT JOIN ${STAGE_PM} AS p USING (pm)`);
   await warehouse.run(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE_BATCHES} (
     batch INTEGER, tariff_code VARCHAR, rate_type VARCHAR, run_id BIGINT, unit BOOLEAN, long BOOLEAN)`);
 }
@@ -91,32 +100,61 @@ async function storedSpans(warehouse: Warehouse): Promise<Map<string, { earliest
   return spans;
 }
 
-/** Replaces the staged rows with these batches' rates, numbered by their position. Column by
- *  column, in DuckDB's vectors of 2048 rows: one call per column and vector, not one per value. */
+/** Replaces the staged rows with these batches' rates, numbered by their position: in DuckDB's
+ *  vectors of 2048 rows, each column copied into its vector as numbers (one native call a column,
+ *  not one a value). */
 async function stage(warehouse: Warehouse, parts: readonly RateColumns[]): Promise<void> {
-  await warehouse.run(`DELETE FROM ${STAGE}`);
-  const appender = await warehouse.connection.createAppender(STAGE, 'main', 'temp');
+  await warehouse.run(`DELETE FROM ${STAGE_ROWS}`);
+  await warehouse.run(`DELETE FROM ${STAGE_PM}`);
+  const codes = new Map<string, number>();
+  for (const rates of parts) {
+    for (const pm of rates.paymentMethod) if (pm != null && !codes.has(pm)) codes.set(pm, codes.size + 1);
+  }
+  if (codes.size > 0) {
+    const names = [...codes.keys()];
+    await warehouse.run(`INSERT INTO ${STAGE_PM} VALUES ${names.map((_, i) => `(${i + 1}, $${i + 1})`).join(', ')}`, names);
+  }
+  const appender = await warehouse.connection.createAppender(STAGE_ROWS, 'main', 'temp');
   try {
-    parts.forEach((rates, batch) => appendRates(appender, batch, rates));
+    parts.forEach((rates, batch) => appendRates(appender, batch, rates, codes));
   } finally {
     appender.closeSync();
   }
 }
 
 const VECTOR_ROWS = 2048;
-const STAGE_TYPES = [INTEGER, DOUBLE, DOUBLE, DOUBLE, DOUBLE, VARCHAR];
+const STAGE_TYPES = [INTEGER, DOUBLE, DOUBLE, DOUBLE, DOUBLE, INTEGER];
 
-function appendRates(appender: DuckDBAppender, batch: number, rates: RateColumns): void {
-  const { validFrom, validTo, valueExcVat, valueIncVat, paymentMethod } = rates;
+/** A vector of a data chunk as @duckdb/node-api 1.5.5 holds it: its items in a typed array that
+ *  flush() copies to DuckDB at once (setItem also keeps a validity mask, a BigInt per row). */
+interface NumberVector {
+  items: Float64Array | Int32Array;
+  setItem(index: number, value: null): void;
+  flush(): void;
+}
+
+function appendRates(appender: DuckDBAppender, batch: number, rates: RateColumns, codes: Map<string, number>): void {
+  const columns = [rates.validFrom, rates.validTo, rates.valueExcVat, rates.valueIncVat];
   for (let start = 0; start < rates.length; start += VECTOR_ROWS) {
-    const end = Math.min(rates.length, start + VECTOR_ROWS);
-    const to: (number | null)[] = validTo.slice(start, end);
-    for (let i = 0; i < to.length; i++) if (Number.isNaN(to[i])) to[i] = null;
-    const chunk = DuckDBDataChunk.create(STAGE_TYPES, end - start);
-    chunk.setColumns([
-      new Array<DuckDBValue>(end - start).fill(batch), validFrom.slice(start, end), to,
-      valueExcVat.slice(start, end), valueIncVat.slice(start, end), paymentMethod.slice(start, end),
-    ]);
+    const count = Math.min(rates.length, start + VECTOR_ROWS) - start;
+    const chunk = DuckDBDataChunk.create(STAGE_TYPES, count);
+    const vector = (column: number) => chunk.getColumnVector(column) as unknown as NumberVector;
+    const batches = vector(0);
+    batches.items.fill(batch);
+    batches.flush();
+    columns.forEach((source, c) => {
+      const target = vector(c + 1);
+      const items = target.items;
+      for (let i = 0; i < count; i++) items[i] = source[start + i]!;
+      if (c === 1) for (let i = 0; i < count; i++) if (Number.isNaN(items[i])) target.setItem(i, null); // open-ended
+      target.flush();
+    });
+    const pms = vector(5);
+    for (let i = 0; i < count; i++) {
+      const pm = rates.paymentMethod[start + i];
+      pms.items[i] = pm == null ? 0 : codes.get(pm)!;
+    }
+    pms.flush();
     appender.appendDataChunk(chunk);
   }
 }
