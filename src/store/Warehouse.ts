@@ -144,25 +144,23 @@ export class Warehouse {
       version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL)`);
     await this.run(`CREATE TABLE IF NOT EXISTS schema_state (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)`);
     const applied = new Set((await this.all('SELECT version FROM schema_migrations')).map((r) => r.version as number));
-    let changed = false;
-    for (const migration of migrations) {
-      if (applied.has(migration.version!)) continue;
-      this.logger.info({ migration: migration.name }, 'applying migration');
-      await this.transaction(async () => {
+    // The pending migrations and the definitions in one transaction: all of it or none (a new
+    // file is ready in one commit rather than eight, each a WAL sync).
+    const pending = migrations.filter((m) => !applied.has(m.version!));
+    const state = await this.schemaState();
+    if (pending.length === 0 && state.fingerprint === fingerprint) return;
+    await this.transaction(async () => {
+      for (const migration of pending) {
+        this.logger.info({ migration: migration.name }, 'applying migration');
         await this.run(migration.sql);
         await this.run('INSERT INTO schema_migrations VALUES ($1, $2, now())', [migration.version!, migration.name]);
-      });
-      changed = true;
-    }
-    const state = await this.schemaState();
-    if (state.fingerprint !== fingerprint) {
-      await this.transaction(async () => {
+      }
+      if (state.fingerprint !== fingerprint || pending.length > 0) {
         await createInDependencyOrder(this, definitions);
         await this.run(`INSERT OR REPLACE INTO schema_state VALUES ('definitions', $1)`, [fingerprint]);
-      });
-      changed = true;
-    }
-    if (changed) await this.checkpoint();
+      }
+    });
+    await this.checkpoint();
   }
 
   private async schemaState(): Promise<{ version: number; fingerprint: string | undefined }> {
@@ -237,6 +235,24 @@ function readSqlFiles(directory: string, numbered = false): SqlFile[] {
   });
 }
 
+/** Files after the files whose names their SQL mentions, comments aside (in their order otherwise). */
+export function dependencyOrder(files: readonly SqlFile[]): SqlFile[] {
+  const code = new Map(files.map((f) => [f, f.sql.replace(/--.*$/gm, '')]));
+  const mentions = new Map(files.map((f) => [f, files.filter((g) => g !== f && new RegExp(`\\b${g.name}\\b`).test(code.get(f)!))]));
+  const done = new Set<SqlFile>();
+  const ordered: SqlFile[] = [];
+  const visit = (file: SqlFile, path: Set<SqlFile>) => {
+    if (done.has(file) || path.has(file)) return; // a cycle: the retries settle it
+    path.add(file);
+    for (const dependency of mentions.get(file)!) visit(dependency, path);
+    path.delete(file);
+    done.add(file);
+    ordered.push(file);
+  };
+  for (const file of files) visit(file, new Set());
+  return ordered;
+}
+
 function asTemporary(file: SqlFile): SqlFile {
   return { ...file, sql: file.sql.replace(/CREATE\s+OR\s+REPLACE\s+(VIEW|MACRO|FUNCTION)\b/gi, 'CREATE OR REPLACE TEMP $1') };
 }
@@ -247,9 +263,10 @@ function hashOf(files: SqlFile[]): string {
   return hash.digest('hex');
 }
 
-/** Views and macros may refer to each other: create what can be created, repeat until done. */
+/** Views and macros may refer to each other: each is created after those it names (a failed
+ *  CREATE costs as much as one that works), and what still fails is tried again until done. */
 async function createInDependencyOrder(warehouse: Warehouse, files: SqlFile[]): Promise<void> {
-  let pending = files;
+  let pending = dependencyOrder(files);
   while (pending.length > 0) {
     const failed: { file: SqlFile; error: unknown }[] = [];
     for (const file of pending) {
