@@ -5,7 +5,7 @@ import type { Credentials, HttpClient } from './HttpClient.js';
 import {
   CountMismatchError, ForeignNextUrlError, InvalidResponseError, PaginationLoopError, RecordValidationError,
 } from './errors.js';
-import { issuePath, pageEnvelopeSchema, type RecordSchema } from './schemas.js';
+import { issuePath, pageEnvelopeSchema, type PageEnvelope, type RecordSchema } from './schemas.js';
 import { redactUrl } from './urls.js';
 
 export const PAGE_SIZE = 1500;
@@ -43,7 +43,7 @@ export async function* paginate<T>(
   for (let index = 0; ; index++) {
     const response = await http.getJson(url, { credentials: options.credentials, signal: options.signal });
     const context = { method: 'GET', url: redactUrl(url), attempts: response.attempts };
-    const envelope = pageEnvelopeSchema.safeParse(response.json);
+    const envelope = plainEnvelope(response.json) ?? pageEnvelopeSchema.safeParse(response.json);
     if (!envelope.success) {
       const issue = envelope.error.issues[0]!;
       throw new RecordValidationError(issuePath(issue), issue.message, undefined, context);
@@ -77,4 +77,15 @@ export async function* paginate<T>(
   if (seen !== expected) {
     throw new CountMismatchError(expected ?? 0, seen, { method: 'GET', url: redactUrl(url) });
   }
+}
+
+/** The envelope as parsed when it is plainly valid (zod would copy its 1,500 results to check
+ *  that each is `unknown`); undefined for zod to accept or to name the field. */
+function plainEnvelope(json: unknown): { success: true; data: PageEnvelope } | undefined {
+  if (typeof json !== 'object' || json === null) return undefined;
+  const e = json as Record<string, unknown>;
+  const ok = typeof e.count === 'number' && Number.isSafeInteger(e.count) && e.count >= 0
+    && (e.next === null || typeof e.next === 'string') && (e.previous === null || typeof e.previous === 'string')
+    && Array.isArray(e.results);
+  return ok ? { success: true, data: e as PageEnvelope } : undefined;
 }
