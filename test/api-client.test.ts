@@ -146,6 +146,27 @@ describe('pagination', () => {
     }
   });
 
+  it('an envelope out of shape is refused, naming its field', async () => {
+    const cases: [string, (page: Record<string, unknown>) => Record<string, unknown>][] = [
+      ['count', (page) => ({ ...page, count: -1 })],
+      ['count', (page) => ({ ...page, count: 1.5 })],
+      ['count', (page) => ({ ...page, count: String(page.count) })],
+      ['next', (page) => ({ ...page, next: 7 })],
+      ['previous', ({ previous: _previous, ...page }) => page],
+      ['results', (page) => ({ ...page, results: {} })],
+    ];
+    for (const [field, rewrite] of cases) {
+      const proxy = await startProxy(sandbox.baseUrl, { rewrite });
+      try {
+        const error = await failure(agileMonth(client({ baseUrl: proxy.baseUrl })));
+        expect(error).toBeInstanceOf(RecordValidationError);
+        expect(error.message).toMatch(new RegExp(`: envelope: field '${field}' `));
+      } finally {
+        await proxy.close();
+      }
+    }
+  });
+
   it('keeps fields the spec does not list', async () => {
     const proxy = await startProxy(sandbox.baseUrl, {
       rewrite: (page) => ({ ...page, results: (page.results as object[]).map((r) => ({ ...r, carbon_intensity: 42 })) }),
