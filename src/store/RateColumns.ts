@@ -23,15 +23,7 @@ export class RateColumns {
   static concat(parts: readonly RateColumns[]): RateColumns {
     if (parts.length === 1) return parts[0]!;
     const out = new RateColumns();
-    for (const part of parts) {
-      for (let i = 0; i < part.length; i++) {
-        out.validFrom.push(part.validFrom[i]!);
-        out.validTo.push(part.validTo[i]!);
-        out.valueExcVat.push(part.valueExcVat[i]!);
-        out.valueIncVat.push(part.valueIncVat[i]!);
-        out.paymentMethod.push(part.paymentMethod[i]!);
-      }
-    }
+    for (const part of parts) for (let i = 0; i < part.length; i++) out.copyRow(part, i);
     return out;
   }
 
@@ -65,36 +57,30 @@ export class RateColumns {
   /** The rows at these positions, in this order. */
   pick(indexes: readonly number[]): RateColumns {
     const out = new RateColumns();
-    for (const i of indexes) {
-      out.validFrom.push(this.validFrom[i]!);
-      out.validTo.push(this.validTo[i]!);
-      out.valueExcVat.push(this.valueExcVat[i]!);
-      out.valueIncVat.push(this.valueIncVat[i]!);
-      out.paymentMethod.push(this.paymentMethod[i]!);
-    }
+    for (const i of indexes) out.copyRow(this, i);
     return out;
   }
 
   /** The `count` oldest rates apart from the rest, when the rates run strictly newest first (as
  *  pages come) so that one instant divides them; else undefined. */
   splitOldest(count: number): { older: RateColumns; newer: RateColumns } | undefined {
-    const t = this.validFrom;
-    if (count <= 0 || count >= this.length) return undefined;
-    for (let i = 1; i < t.length; i++) if (!(t[i]! < t[i - 1]!)) return undefined;
+    if (count <= 0 || count >= this.length || !this.strictlyMonotonic() || !(this.validFrom[1]! < this.validFrom[0]!)) return undefined;
     const cut = this.length - count;
     return { older: this.slice(cut, this.length), newer: this.slice(0, cut) };
   }
 
   private slice(start: number, end: number): RateColumns {
     const out = new RateColumns();
-    for (let i = start; i < end; i++) {
-      out.validFrom.push(this.validFrom[i]!);
-      out.validTo.push(this.validTo[i]!);
-      out.valueExcVat.push(this.valueExcVat[i]!);
-      out.valueIncVat.push(this.valueIncVat[i]!);
-      out.paymentMethod.push(this.paymentMethod[i]!);
-    }
+    for (let i = start; i < end; i++) out.copyRow(this, i);
     return out;
+  }
+
+  private copyRow(source: RateColumns, i: number): void {
+    this.validFrom.push(source.validFrom[i]!);
+    this.validTo.push(source.validTo[i]!);
+    this.valueExcVat.push(source.valueExcVat[i]!);
+    this.valueIncVat.push(source.valueIncVat[i]!);
+    this.paymentMethod.push(source.paymentMethod[i]!);
   }
 
   /** One row per (valid_from, payment_method); the last one seen wins. Usually returns itself. */
