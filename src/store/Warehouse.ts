@@ -188,10 +188,9 @@ function removeStaleSpill(path: string, shown: string, logger: Logger): void {
 /** Named parameters the statement uses: one parameter object can serve several statements. */
 function referenced(sql: string, params: Params | undefined): Params | undefined {
   if (params === undefined || Array.isArray(params)) return params;
+  const names = new Set(Array.from(sql.matchAll(/\$([A-Za-z_]\w*)/g), (m) => m[1]!));
   const used: Record<string, DuckDBValue> = {};
-  for (const [key, value] of Object.entries(params)) {
-    if (new RegExp(`\\$${key}\\b`).test(sql)) used[key] = value;
-  }
+  for (const [key, value] of Object.entries(params)) if (names.has(key)) used[key] = value;
   return used;
 }
 
