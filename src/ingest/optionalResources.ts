@@ -56,16 +56,15 @@ export async function recordOptionalOutcomes(
   present: { tariff: string; resource: OptionalResource }[], missing: MissingResource[],
 ): Promise<void> {
   if (present.length === 0 && missing.length === 0) return;
-  await warehouse.transaction(async () => {
-    for (const p of present) {
-      await warehouse.run(`INSERT OR REPLACE INTO optional_resources
-          VALUES ($tariff, $resource, 'present', NULL, NULL, NULL, CAST($now AS TIMESTAMPTZ), $run)`,
-      { tariff: p.tariff, resource: p.resource, now: now.toISOString(), run: runId });
-    }
-    for (const m of missing) {
-      await warehouse.run(`INSERT OR REPLACE INTO optional_resources
-          VALUES ($tariff, $resource, 'missing', $status, $code, $url, CAST($now AS TIMESTAMPTZ), $run)`,
-      { tariff: m.tariff, resource: m.resource, status: m.status, code: m.code, url: m.url, now: now.toISOString(), run: runId });
-    }
+  // one statement (a statement costs a few ms, 14 tariffs took 55 ms one by one); a resource
+  // named twice keeps its last outcome, as writing them in turn would
+  const rows = new Map<string, (string | number | null)[]>();
+  for (const p of present) rows.set(resourceKey(p.tariff, p.resource), [p.tariff, p.resource, 'present', null, null, null]);
+  for (const m of missing) rows.set(resourceKey(m.tariff, m.resource), [m.tariff, m.resource, 'missing', m.status ?? null, m.code ?? null, m.url ?? null]);
+  const params: Record<string, string | number | null> = { now: now.toISOString(), run: runId };
+  const values = [...rows.values()].map((row, i) => {
+    row.forEach((value, k) => (params[`v${i}_${k}`] = value));
+    return `($v${i}_0, $v${i}_1, $v${i}_2, CAST($v${i}_3 AS INTEGER), $v${i}_4, $v${i}_5, CAST($now AS TIMESTAMPTZ), $run)`;
   });
+  await warehouse.run(`INSERT OR REPLACE INTO optional_resources VALUES ${values.join(', ')}`, params);
 }
