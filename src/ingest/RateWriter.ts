@@ -13,12 +13,8 @@ import { writeRateBatch, writeRateBatches, type RateBatch, type RateKind, type W
 
 /** DuckDB's row group: the rows a transaction must hold for them to skip the WAL. */
 export const ROW_GROUP_ROWS = 122_880;
-/** Rows wait at most this long for a row group to gather (a run cut short keeps what it fetched),
- *  twice as long after each commit that did not fill one, up to MAX_GATHER_MS: a slow network
- *  still fills row groups after a few commits, rather than sending every commit through the WAL
- *  (whose checkpoint once took 0.46 s at the end of a 3 s run). */
-const FIRST_GATHER_MS = 500;
-const MAX_GATHER_MS = 4_000;
+/** Rows wait at most this long for a row group to gather (a run cut short keeps what it fetched). */
+const MAX_GATHER_MS = 500;
 /** Rates committed in one transaction, at most (unless a single batch is larger). */
 export const MAX_GROUP_ROWS = 2 * ROW_GROUP_ROWS;
 /** Fetched rates not yet written, at most (bounds memory: a rate is five numbers). */
@@ -65,7 +61,6 @@ export class RateWriter<C extends WriterChunk> {
   /** Only the run's first commit is hurried: each small commit goes through the WAL, and the
    *  checkpoint that ends the run pays for them (14 of them: 0.6 s of a 4 s backfill). */
   private committed = false;
-  private gatherMs = FIRST_GATHER_MS;
   private writing: Promise<void> | undefined;
   private gatherWake: (() => void) | undefined;
   private spaceWaiters: (() => void)[] = [];
@@ -121,27 +116,24 @@ export class RateWriter<C extends WriterChunk> {
     return !this.committed && this.pending.some((item) => item.chunk.urgent);
   }
 
-  /** Waits for a group worth a commit (or for gatherMs); 'first' when only the run's first chunk
-   *  is to be written, alone. */
+  /** Waits for a group worth a commit (or for MAX_GATHER_MS); 'first' when only the run's first
+   *  chunk is to be written, alone. */
   private async gathered(): Promise<'group' | 'first'> {
     const waited = performance.now() - this.pending[0]!.queuedAt;
-    if (!this.enough() && !this.urgent() && waited < this.gatherMs) {
+    if (!this.enough() && !this.urgent() && waited < MAX_GATHER_MS) {
       await new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
           this.gatherWake = undefined;
           resolve();
         };
-        const timer = setTimeout(done, this.gatherMs - waited);
+        const timer = setTimeout(done, MAX_GATHER_MS - waited);
         this.gatherWake = () => {
           if (this.enough() || this.urgent()) done();
         };
       });
     }
-    if (this.enough()) return 'group';
-    if (this.urgent()) return 'first';
-    this.gatherMs = Math.min(MAX_GATHER_MS, 2 * this.gatherMs); // gathered by time: wait longer next time
-    return 'group';
+    return !this.enough() && this.urgent() ? 'first' : 'group';
   }
 
   private async drain(): Promise<void> {
