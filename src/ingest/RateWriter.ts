@@ -85,7 +85,8 @@ export class RateWriter<C extends WriterChunk> {
     while (this.pendingRows + this.held >= MAX_QUEUED_ROWS) await new Promise<void>((resolve) => this.spaceWaiters.push(resolve));
   }
 
-  /** Nothing more will be fetched: what waits is written as it is. */
+  /** No more requests will be sent (the last may be under way): what waits, and what they
+   *  bring, is written as it comes. */
   finish(): void {
     this.finished = true;
     this.gatherWake?.();

@@ -273,7 +273,12 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     for (;;) {
       const item = queue.shift();
       if (item === undefined) {
-        if (probesOut === 0) return;
+        if (probesOut === 0) {
+          // nothing left to send: the last requests are under way, and what waits for the writer
+          // is written now rather than after them
+          writer.finish();
+          return;
+        }
         await new Promise<void>((resolve) => {
           const previous = wake;
           wake = () => {
