@@ -27,7 +27,7 @@ export async function buildWarehouse(file: string, copies: number): Promise<Ware
     SELECT printf('E-1R-BENCH-%03d-A', k), 'standard', l.valid_from, l.valid_from + INTERVAL 30 MINUTE,
            round(l.value_inc_vat / 1.05, 4), l.value_inc_vat, NULL, d.local_date, 1, l.local_start,
            CAST((epoch(l.local_start) - epoch(l.valid_from)) / 60 AS SMALLINT),
-           CAST(epoch(l.valid_from - d.day_start) / 1800 + 1 AS SMALLINT)
+           CAST(epoch(l.valid_from - d.day_start) / 1800 + 1 AS SMALLINT), 1800000000
     FROM localised AS l JOIN london_days AS d ON d.local_date = CAST(l.local_start AS DATE)
     ORDER BY k, l.valid_from`, { copies });
   await w.checkpoint();

@@ -71,6 +71,19 @@ describe('backfill', () => {
     expect((await query(clean, 'SELECT count(*) AS n FROM unit_rates'))[0]!.n).toBeGreaterThan(150_000);
   });
 
+  it('data test: duration_us is valid_to - valid_from for every row, and long_unit_rates mirrors the others', async () => {
+    // rate_slots takes the half-hours by duration_us and expands long_unit_rates: between them, every row once
+    expect(await query(clean, `SELECT tariff_code, valid_from, valid_to, duration_us FROM unit_rates
+      WHERE duration_us IS DISTINCT FROM epoch_us(valid_to) - epoch_us(valid_from) LIMIT 5`)).toEqual([]);
+    expect(await query(clean, `(SELECT tariff_code, rate_type, valid_from, valid_to, payment_method FROM unit_rates
+                                WHERE duration_us IS DISTINCT FROM 1800000000
+                                EXCEPT ALL SELECT tariff_code, rate_type, valid_from, valid_to, payment_method FROM long_unit_rates)
+                               UNION ALL
+                               (SELECT tariff_code, rate_type, valid_from, valid_to, payment_method FROM long_unit_rates
+                                EXCEPT ALL SELECT tariff_code, rate_type, valid_from, valid_to, payment_method FROM unit_rates
+                                WHERE duration_us IS DISTINCT FROM 1800000000)`)).toEqual([]);
+  });
+
   it('clock-change days have 46 and 50 half-hours, numbered without gaps', async () => {
     const days = await query(clean, `SELECT local_date, count(*) AS slots, max(settlement_period) AS last_sp,
         count(DISTINCT settlement_period) AS distinct_sp
@@ -178,6 +191,23 @@ describe('long rates', () => {
       { value_exc_vat: 20, n: 48, first: '2024-01-01T00:00:00Z', last: '2024-01-01T23:30:00Z' },
     ]);
     expect(await query(db, `SELECT * FROM unit_rate_revisions WHERE tariff_code = '${code}'`)).toHaveLength(1);
+  });
+
+  it('a long rate re-fetched as a half-hour becomes a half-hour of rate_slots, once', async () => {
+    const db = tmp.file('shortened.duckdb');
+    const code = 'E-1R-FIXED-24-02-01-A';
+    const rate = (from: string, to: string | null, price: number) => ({
+      valid_from: from, valid_to: to, value_exc_vat: price, value_inc_vat: price * 1.05, payment_method: 'DIRECT_DEBIT',
+    });
+    sandbox.addTariff({ tariffCode: code, rates: [rate('2024-02-01T00:00:00Z', '2024-02-02T00:00:00Z', 20)] });
+    await ingest(db, sandbox.baseUrl, { tariffs: [code], from: new Date('2024-02-01T00:00:00Z'), noProducts: true });
+    expect((await query(db, `SELECT count(*) AS n FROM rate_slots WHERE tariff_code = '${code}'`))[0]!.n).toBe(48);
+    sandbox.addTariff({ tariffCode: code, rates: [rate('2024-02-01T00:00:00Z', '2024-02-01T00:30:00Z', 20)] });
+    const summary = await ingest(db, sandbox.baseUrl, { tariffs: [code], from: new Date('2024-02-01T00:00:00Z'), noProducts: true });
+    expect(summary).toMatchObject({ updated: 1 });
+    expect(await query(db, `SELECT slot_start, value_exc_vat FROM rate_slots WHERE tariff_code = '${code}'`))
+      .toEqual([{ slot_start: '2024-02-01T00:00:00Z', value_exc_vat: 20 }]);
+    expect(await query(db, `SELECT duration_us FROM unit_rates WHERE tariff_code = '${code}'`)).toEqual([{ duration_us: 1800000000 }]);
   });
 });
 

@@ -8,7 +8,7 @@ CREATE OR REPLACE VIEW gaps AS
 WITH source AS (
     SELECT tariff_code, payment_method, rate_type, local_date, valid_from
     FROM unit_rates
-    WHERE epoch_us(valid_to) - epoch_us(valid_from) = 1800000000
+    WHERE duration_us = 1800000000
 ),
 per_day AS (
     SELECT tariff_code, payment_method, rate_type, local_date, count(*) AS slots

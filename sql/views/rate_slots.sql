@@ -2,8 +2,9 @@
 -- Europe/London day, wall time, offset and settlement period (1..46/48/50).
 -- Half-hourly rates are a projection of unit_rates; longer rates (fixed, day/night; kept also in
 -- the small long_unit_rates, so unit_rates is scanned once) are expanded to their half-hours,
--- open-ended ones up to three days past today (the bounded horizon). Durations are compared as
--- epoch microseconds: adding an INTERVAL to every row costs as much as the scan itself.
+-- open-ended ones up to three days past today (the bounded horizon). A half-hourly rate is one
+-- whose stored duration_us is 1800000000: row groups of half-hours pass on their min/max alone,
+-- where working durations out of valid_from and valid_to cost a third of a daily_stats scan.
 -- Four-rate EV tariffs (tariffs.night_start_minutes/night_end_minutes set): the night rate covers
 -- the half-hours whose Europe/London wall-clock start lies in the night band, the day rate the
 -- others, together one series (rate_type standard): their meter has one register.
@@ -14,7 +15,7 @@ WITH half_hourly AS (
            local_date, local_start, utc_offset_minutes, settlement_period,
            value_exc_vat, value_inc_vat
     FROM unit_rates
-    WHERE epoch_us(valid_to) - epoch_us(valid_from) = 1800000000
+    WHERE duration_us = 1800000000
 ),
 long_rates AS (
     SELECT l.tariff_code, l.rate_type, l.payment_method, l.value_exc_vat, l.value_inc_vat,

@@ -193,7 +193,8 @@ async function insertFresh(warehouse: Warehouse, parts: readonly { batch: RateBa
 
 /** The staged rates with the Europe/London view of valid_from, by arithmetic on london_days: d1 is
  *  the UTC date an hour later (the local date is d1, or the day before when the instant precedes
- *  d1's start, which happens only in GMT), and the offset is the day's, switched at its change. */
+ *  d1's start, which happens only in GMT), and the offset is the day's, switched at its change;
+ *  with each rate's duration_us (null when open-ended). */
 const LOCALISED = `
     WITH typed AS (
         SELECT batch, to_timestamp(valid_from_ms / 1000) AS valid_from, to_timestamp(valid_to_ms / 1000) AS valid_to,
@@ -217,7 +218,8 @@ const LOCALISED = `
            make_timestamp(us + offset_minutes * 60000000::BIGINT) AS local_start,
            CAST(offset_minutes AS SMALLINT) AS utc_offset_minutes,
            CAST((us - epoch_us(CASE WHEN same_day THEN day_start ELSE prev_day_start END)) // 1800000000 + 1 AS SMALLINT)
-             AS settlement_period
+             AS settlement_period,
+           epoch_us(valid_to) - us AS duration_us
     FROM placed`;
 
 
@@ -237,6 +239,7 @@ async function mergeStaged(warehouse: Warehouse, batch: RateBatch, rates: RateCo
   const table = unit ? 'unit_rates' : 'standing_charges';
   const rateType = unit ? batch.kind : 'standing_charge';
   const typeMatch = unit ? 'AND u.rate_type = $rate_type' : '';
+  const durationSet = unit ? ', duration_us = epoch_us(c.new_valid_to) - epoch_us(u.valid_from)' : '';
   const params = { tariff: batch.tariffCode, rate_type: rateType, run: batch.runId };
   const range = rates.startRange()!;
   await warehouse.run(`CREATE OR REPLACE TEMP TABLE stage_batch AS ${LOCALISED}`);
@@ -262,7 +265,7 @@ async function mergeStaged(warehouse: Warehouse, batch: RateBatch, rates: RateCo
              new_valid_to, new_exc, new_inc, old_run_id, $run, now()
       FROM stage_changes`, params);
     await warehouse.run(`UPDATE ${table} AS u
-      SET valid_to = c.new_valid_to, value_exc_vat = c.new_exc, value_inc_vat = c.new_inc, run_id = $run
+      SET valid_to = c.new_valid_to, value_exc_vat = c.new_exc, value_inc_vat = c.new_inc, run_id = $run${durationSet}
       FROM stage_changes AS c
       WHERE u.tariff_code = $tariff ${typeMatch} AND u.valid_from = c.valid_from
         AND coalesce(u.payment_method, '') = c.pm_key`, params);
@@ -298,7 +301,7 @@ function insertColumns(unit: boolean, from?: 'b'): string {
   const [tariff, rateType, run] = from ? ['b.tariff_code', 'b.rate_type', 'b.run_id'] : ['$tariff', '$rate_type', '$run'];
   return unit
     ? `${tariff}, ${rateType}, s.valid_from, s.valid_to, s.value_exc_vat, s.value_inc_vat, s.payment_method,
-       s.local_date, ${run}, s.local_start, s.utc_offset_minutes, s.settlement_period`
+       s.local_date, ${run}, s.local_start, s.utc_offset_minutes, s.settlement_period, s.duration_us`
     : `${tariff}, s.valid_from, s.valid_to, s.value_exc_vat, s.value_inc_vat, s.payment_method, s.local_date, ${run}`;
 }
 
