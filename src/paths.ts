@@ -20,3 +20,6 @@ export function packageRoot(): string {
 
 export const sqlDir = (): string => join(packageRoot(), 'sql');
 export const sandboxDataDir = (): string => join(packageRoot(), 'data', 'sandbox');
+/** A new warehouse with every migration and definition applied, made by the build (`npm run
+ *  build`, and `prepare` on `npm ci`); a new file starts as a copy of it (see Warehouse.open). */
+export const warehouseTemplatePath = (): string => join(packageRoot(), 'dist', 'warehouse-template.duckdb');
