@@ -117,12 +117,16 @@ describe('page windows', () => {
     expect(pageWindows({ from, to }, undefined)).toEqual([{ from, to }]);
   });
 
-  it('takeGroup: whole row groups of unit rates, the last chunk cut at a rate start, nothing lost or repeated', () => {
+  it('takeGroup: unit rates that bring the table to whole row groups, the last chunk cut at a rate start, nothing lost or repeated', () => {
     const chunk = (i: number, kind = 'standard') => ({ kind, from: new Date(Date.parse('2020-01-01T00:00:00Z') + i * 9_000 * HALF_HOUR_MS), to: undefined }) as never;
-    const pending = Array.from({ length: 30 }, (_, i) => ({
-      chunk: chunk(i), rates: series(9_000, HALF_HOUR_MS, Date.parse('2020-01-01T00:00:00Z') + i * 9_000 * HALF_HOUR_MS), queuedAt: 0,
-    }));
-    pending.splice(3, 0, { chunk: chunk(99, 'standing_charge'), rates: series(2, 86_400_000), queuedAt: 0 });
+    const queued = () => {
+      const items = Array.from({ length: 30 }, (_, i) => ({
+        chunk: chunk(i), rates: series(9_000, HALF_HOUR_MS, Date.parse('2020-01-01T00:00:00Z') + i * 9_000 * HALF_HOUR_MS), queuedAt: 0,
+      }));
+      items.splice(3, 0, { chunk: chunk(99, 'standing_charge'), rates: series(2, 86_400_000), queuedAt: 0 });
+      return items;
+    };
+    const pending = queued();
     const total = pending.reduce((n, p) => n + p.rates.length, 0);
     const group = takeGroup(pending, true);
     const unit = group.filter((p) => (p.chunk as { kind: string }).kind !== 'standing_charge');
@@ -133,6 +137,16 @@ describe('page windows', () => {
     expect(Math.min(...rest.rates.validFrom)).toBe(cut.until!.getTime());
     expect(Math.max(...cut.rates.validFrom)).toBe(cut.until!.getTime() - HALF_HOUR_MS);
     expect(group.reduce((n, p) => n + p.rates.length, 0) + pending.reduce((n, p) => n + p.rates.length, 0)).toBe(total);
+    // a table holding 1,500 rows past its last whole row group: the group completes that row
+    // group, then whole ones up to the cap
+    const fresh = queued();
+    const completing = takeGroup(fresh, true, 2 * 122_880 + 1_500);
+    const completingUnit = completing.filter((p) => (p.chunk as { kind: string }).kind !== 'standing_charge')
+      .reduce((n, p) => n + p.rates.length, 0);
+    expect(completingUnit).toBe(122_880 - 1_500 + 122_880);
+    expect((1_500 + completingUnit) % 122_880).toBe(0);
+    expect(completing.reduce((n, p) => n + p.rates.length, 0) + fresh.reduce((n, p) => n + p.rates.length, 0)).toBe(total);
+    expect(fresh[0]!.from).toEqual(completing.at(-1)!.until);
     // without alignment: everything up to the cap, whole chunks
     const loose = takeGroup(pending, false);
     expect(loose.every((p) => p.until === undefined)).toBe(true);

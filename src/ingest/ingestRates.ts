@@ -169,8 +169,9 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   /** Written only if the run goes on and every earlier chunk of its stream was written. */
   const writable = (chunk: Chunk) => options.signal?.aborted !== true && gate.mayWrite(chunk.stream, chunk.index);
 
+  const stored = await warehouse.one('SELECT count(*) AS n FROM unit_rates');
   const writer = new RateWriter<Chunk>({
-    warehouse, logger, runId: options.runId, signal: options.signal, writable,
+    warehouse, logger, runId: options.runId, signal: options.signal, writable, storedUnitRows: Number(stored?.n ?? 0),
     written: (chunk, counts) => {
       const outcome = outcomeOf(chunk);
       outcome.inserted += counts.inserted;
