@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../config/loadConfig.js';
 import { createLogger, type Logger } from '../log/createLogger.js';
 import { terminalLog } from './terminal.js';
 import { FORMATS, resolveFormat, type OutputFormat } from './output.js';
+import { takeEarlySignal } from './earlySignals.js';
 import { watchParent } from './watchParent.js';
 
 export interface CommonFlags {
@@ -74,6 +75,8 @@ export function interruptSignal(logger: Logger): { signal: AbortSignal; received
   };
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
+  const early = takeEarlySignal(); // one that came while the command line loaded
+  if (early) onSignal(early);
   const unwatch = watchParent(() => {
     if (received) return;
     received = 'SIGTERM';

@@ -1,45 +1,10 @@
 #!/usr/bin/env node
-// The `tariffs` command line: a thin shell that parses flags and calls plain functions.
-// Each command lives in src/cli/commands/<name>.ts and exports `register(program)`.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { Command, CommanderError } from 'commander';
-import { packageRoot } from '../paths.js';
-import { EXIT } from '../errors.js';
-import { quietOnClosedPipes } from './closedPipes.js';
-import { commands } from './commands/index.js';
+// The `tariffs` entry point. Loading the command line takes about half a second (more on a busy
+// machine): a SIGTERM or SIGINT that arrives meanwhile would kill the process before the commands
+// that stop gracefully (ingest, run, events load) install their handlers, leaving a run recorded
+// as running. So such a signal is held first, with nothing else loaded, and handed to them.
+import { holdEarlySignals } from './earlySignals.js';
 
-export function buildProgram(): Command {
-  const program = new Command();
-  program
-    .name('tariffs')
-    .version(packageVersion(), '-V, --version', 'print the version of tariffs')
-    .description('Half-hourly electricity prices (and a household\'s consumption) in a local DuckDB warehouse: ingest, query, costs, schedule, export.')
-    .option('-v, --verbose', 'more detail: info log lines on a terminal, stack traces on errors')
-    .option('--no-color', 'no colour in log lines (also: NO_COLOR=1)')
-    .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
-  for (const register of commands) register(program);
-  return program;
-}
-
-function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
-}
-
-export async function main(argv: string[] = process.argv): Promise<void> {
-  quietOnClosedPipes();
-  const program = buildProgram();
-  try {
-    await program.parseAsync(argv);
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version exit 0; every other parse problem is a usage error.
-      process.exitCode = error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
-      return;
-    }
-    throw error;
-  }
-}
-
+holdEarlySignals(process.argv);
+const { main } = await import('./program.js');
 await main();
