@@ -5,7 +5,7 @@ import { loadConfig, type Config } from '../config/loadConfig.js';
 import { createLogger, type Logger } from '../log/createLogger.js';
 import { terminalLog } from './terminal.js';
 import { FORMATS, resolveFormat, type OutputFormat } from './output.js';
-import { takeEarlySignal } from './earlySignals.js';
+import { exitCodeOfSignal, takeEarlySignal } from './earlySignals.js';
 import { watchParent } from './watchParent.js';
 
 export interface CommonFlags {
@@ -67,7 +67,7 @@ export function interruptSignal(logger: Logger): { signal: AbortSignal; received
   const controller = new AbortController();
   let received: NodeJS.Signals | undefined;
   const onSignal = (sig: NodeJS.Signals) => {
-    if (received) process.exit(sig === 'SIGINT' ? 130 : 143);
+    if (received) process.exit(exitCodeOfSignal(sig));
     received = sig;
     logger.warn({ signal: sig }, 'interrupted: finishing the current write, then stopping');
     process.stderr.write(`tariffs: ${sig} received: finishing the current write, then stopping (again to force)\n`);

@@ -163,10 +163,7 @@ export class RateWriter<C extends WriterChunk> {
       const started = performance.now();
       try {
         const counts = await writeRateBatches(options.warehouse, group.map((item) => this.batchOf(item)));
-        group.forEach((item, i) => {
-          if (isUnit(item)) this.tableOffset = (this.tableOffset + counts[i]!.inserted) % ROW_GROUP_ROWS;
-          options.written(item.chunk, counts[i]!);
-        });
+        group.forEach((item, i) => this.written(item, counts[i]!));
         this.committed = true;
       } catch (groupError) {
         if (group.length === 1) {
@@ -175,9 +172,7 @@ export class RateWriter<C extends WriterChunk> {
           for (const item of group) {
             if (!options.writable(item.chunk)) continue;
             try {
-              const counts = await writeRateBatch(options.warehouse, this.batchOf(item));
-              if (isUnit(item)) this.tableOffset = (this.tableOffset + counts.inserted) % ROW_GROUP_ROWS;
-              options.written(item.chunk, counts);
+              this.written(item, await writeRateBatch(options.warehouse, this.batchOf(item)));
             } catch (error) {
               options.failed(item.chunk, error);
             }
@@ -189,6 +184,12 @@ export class RateWriter<C extends WriterChunk> {
         kinds: [...new Set(group.map((item) => item.chunk.kind))],
       }, 'batches written');
     }
+  }
+
+  /** A batch committed: counted into the table's offset, reported. */
+  private written(item: Pending<C>, counts: WriteCounts): void {
+    if (isUnit(item)) this.tableOffset = (this.tableOffset + counts.inserted) % ROW_GROUP_ROWS;
+    this.options.written(item.chunk, counts);
   }
 
   private batchOf(item: Pending<C>): RateBatch {

@@ -8,6 +8,7 @@ import { LOAD_DEFAULTS, loadEvents, type LoadSummary } from '../../events/loadEv
 import { openEventInput } from '../../events/openEventInput.js';
 import { Warehouse } from '../../store/Warehouse.js';
 import { configFrom, interruptSignal, loggerFor, withDb, type CommonFlags } from '../common.js';
+import { exitCodeOfSignal } from '../earlySignals.js';
 import { render, resolveFormat, writeRows } from '../output.js';
 import { action } from '../run.js';
 
@@ -93,7 +94,7 @@ database, 130/143 interrupted (the batches stored are kept: re-run to continue).
         }
         writeLoadSummary(output, format);
         const signal = interrupt.received();
-        if (signal) return signal === 'SIGINT' ? 130 : 143;
+        if (signal) return exitCodeOfSignal(signal);
         return result.summary.rejected > 0 ? EXIT.FAILURE : EXIT.OK;
       } finally {
         interrupt.dispose();

@@ -6,6 +6,7 @@ import { runIngest } from '../../ingest/ingest.js';
 import { parseUserDateTime } from '../../time/index.js';
 import { action } from '../run.js';
 import { collect, configFrom, formatOf, interruptSignal, loggerFor, withApi, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
+import { exitCodeOfSignal } from '../earlySignals.js';
 import { createProgressBar } from '../progressBar.js';
 import { writeRows } from '../output.js';
 
@@ -83,7 +84,7 @@ Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account ne
         if (!sig) throw error;
         progress?.stop();
         process.stderr.write(`tariffs: interrupted by ${sig}; what was committed is kept, re-run to continue\n`);
-        return sig === 'SIGINT' ? 130 : 143;
+        return exitCodeOfSignal(sig);
       }
       progress?.stop();
       // JSON keeps every field; a table or CSV cell gets one short line per list.
@@ -93,7 +94,8 @@ Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account ne
         empty: summary.empty.map((e) => `${e.kind} of ${e.tariff}`).join('; '),
       };
       writeRows([row as unknown as Record<string, unknown>], format);
-      if (interrupt.received()) return interrupt.received() === 'SIGINT' ? 130 : 143;
+      const stoppedBy = interrupt.received();
+      if (stoppedBy) return exitCodeOfSignal(stoppedBy);
       if (summary.status !== 'ok') {
         for (const e of summary.errors) process.stderr.write(`tariffs: ${e}\n`);
         return EXIT.FAILURE;

@@ -8,6 +8,7 @@ import type { JobDefinition } from '../../schedule/Job.js';
 import { jobEnabled } from '../../schedule/resolveSchedules.js';
 import { runJob, type JobOutcome } from '../../schedule/runJob.js';
 import { action } from '../run.js';
+import { exitCodeOfSignal } from '../earlySignals.js';
 import { configFrom, formatOf, interruptSignal, loggerFor, withApi, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
 import { writeRows } from '../output.js';
 
@@ -76,7 +77,7 @@ watch leaves out :00 and :30, when the 30-minute run already fetches):
     if (format === 'json') process.stdout.write(`${JSON.stringify(outcomes.map(row))}\n`);
     else writeRows(outcomes.map(row), format, columns);
     const sig = interrupt.received();
-    if (sig) return sig === 'SIGINT' ? 130 : 143;
+    if (sig) return exitCodeOfSignal(sig);
     const failed = outcomes.filter((o) => o.status === 'failed' || o.status === 'partial' || o.status === 'interrupted');
     for (const o of failed) process.stderr.write(`tariffs: ${o.job} ${o.status}: ${messageOf(o)}\n`);
     if (outcomes.some((o) => o.busy)) return EXIT.BUSY;
