@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Product } from '../src/api/schemas.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { upsertProducts, upsertTariffs } from '../src/store/writeCatalog.js';
+import { valuesList } from '../src/store/valuesList.js';
 import { tempDir } from './helpers/warehouseTools.js';
 
 const tmp = tempDir('tariffs-catalog-');
@@ -36,6 +37,22 @@ describe('catalog upserts', () => {
         { tariff_code: 'E-1R-X-A', region: 'B', kinds: ['standard', 'standing_charge'] },
         { tariff_code: 'E-1R-Y-A', region: 'A', kinds: ['standing_charge'] },
       ]);
+    } finally {
+      w.close();
+    }
+  });
+});
+
+describe('valuesList', () => {
+  it('puts each row\'s values into the cells that hold ?, in order, as named parameters; other cells as written', async () => {
+    const list = valuesList([['a', 1, '2024-01-01T00:00:00Z'], ['b', null, null]], ['?', '?', 'CAST(? AS TIMESTAMPTZ)', '$run', 'now()']);
+    expect(list.sql).toBe('($v0_0, $v0_1, CAST($v0_2 AS TIMESTAMPTZ), $run, now()),\n($v1_0, $v1_1, CAST($v1_2 AS TIMESTAMPTZ), $run, now())');
+    expect(list.params).toEqual({ v0_0: 'a', v0_1: 1, v0_2: '2024-01-01T00:00:00Z', v1_0: 'b', v1_1: null, v1_2: null });
+    expect(() => valuesList([['a']], ['?', '?'])).toThrow(/row 0 has 1 values for 2 cells/);
+    const w = await Warehouse.open(tmp.file('values.duckdb'));
+    try {
+      const rows = await w.all(`SELECT * FROM (VALUES ${list.sql}) AS t(name, n, stamp, run, made) ORDER BY name`, { ...list.params, run: 7 });
+      expect(rows.map((r) => [r.name, r.n, r.stamp, r.run])).toEqual([['a', 1, '2024-01-01T00:00:00Z', 7], ['b', null, null, 7]]);
     } finally {
       w.close();
     }

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '../api/errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import type { RateKind } from '../store/writeRates.js';
+import { valuesList } from '../store/valuesList.js';
 
 export type OptionalResource = 'standing_charges' | 'product_detail';
 
@@ -61,10 +62,6 @@ export async function recordOptionalOutcomes(
   const rows = new Map<string, (string | number | null)[]>();
   for (const p of present) rows.set(resourceKey(p.tariff, p.resource), [p.tariff, p.resource, 'present', null, null, null]);
   for (const m of missing) rows.set(resourceKey(m.tariff, m.resource), [m.tariff, m.resource, 'missing', m.status ?? null, m.code ?? null, m.url ?? null]);
-  const params: Record<string, string | number | null> = { now: now.toISOString(), run: runId };
-  const values = [...rows.values()].map((row, i) => {
-    row.forEach((value, k) => (params[`v${i}_${k}`] = value));
-    return `($v${i}_0, $v${i}_1, $v${i}_2, CAST($v${i}_3 AS INTEGER), $v${i}_4, $v${i}_5, CAST($now AS TIMESTAMPTZ), $run)`;
-  });
-  await warehouse.run(`INSERT OR REPLACE INTO optional_resources VALUES ${values.join(', ')}`, params);
+  const values = valuesList([...rows.values()], ['?', '?', '?', 'CAST(? AS INTEGER)', '?', '?', 'CAST($now AS TIMESTAMPTZ)', '$run']);
+  await warehouse.run(`INSERT OR REPLACE INTO optional_resources VALUES ${values.sql}`, { ...values.params, now: now.toISOString(), run: runId });
 }

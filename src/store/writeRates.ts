@@ -5,6 +5,7 @@
 import { DOUBLE, DuckDBDataChunk, INTEGER, type DuckDBAppender } from '@duckdb/node-api';
 import { RateColumns } from './RateColumns.js';
 import type { Warehouse } from './Warehouse.js';
+import { valuesList } from './valuesList.js';
 import { HALF_HOUR_MS } from '../time/index.js';
 
 /** standard/day/night go to unit_rates; standing_charge to standing_charges. */
@@ -168,17 +169,11 @@ function appendRates(appender: DuckDBAppender, batch: number, rates: RateColumns
 async function insertFresh(warehouse: Warehouse, parts: readonly { batch: RateBatch; rates: RateColumns }[]): Promise<void> {
   const staged = await stage(warehouse, parts.map((p) => p.rates));
   await warehouse.run(`DELETE FROM ${STAGE_BATCHES}`);
-  const values: string[] = [];
-  const params: Record<string, string | number | boolean> = {};
-  parts.forEach(({ batch, rates }, i) => {
+  const described = valuesList(parts.map(({ batch, rates }, i) => {
     const unit = batch.kind !== 'standing_charge';
-    values.push(`(${i}, $t${i}, $k${i}, $r${i}, $u${i}, $l${i})`);
-    Object.assign(params, {
-      [`t${i}`]: batch.tariffCode, [`k${i}`]: unit ? batch.kind : 'standing_charge', [`r${i}`]: batch.runId,
-      [`u${i}`]: unit, [`l${i}`]: unit && hasLongRates(rates),
-    });
-  });
-  await warehouse.run(`INSERT INTO ${STAGE_BATCHES} VALUES ${values.join(', ')}`, params);
+    return [i, batch.tariffCode, unit ? batch.kind : 'standing_charge', batch.runId, unit, unit && hasLongRates(rates)];
+  }), ['?', '?', '?', '?', '?', '?']);
+  await warehouse.run(`INSERT INTO ${STAGE_BATCHES} VALUES ${described.sql}`, described.params);
   const localised = `(${localisedFrom(staged)}) AS s JOIN ${STAGE_BATCHES} AS b USING (batch)`;
   const anyOf = (test: (p: { batch: RateBatch; rates: RateColumns }) => boolean) => parts.some(test);
   if (anyOf((p) => p.batch.kind !== 'standing_charge')) {
@@ -338,17 +333,12 @@ interface CursorMove { batch: RateBatch; from: number; until: number; earliest?:
 /** Moves the cursors of distinct streams. */
 async function moveCursor(warehouse: Warehouse, moves: readonly CursorMove[]): Promise<void> {
   const iso = (t: number | undefined) => (t === undefined ? null : new Date(t).toISOString());
-  const params: Record<string, string | number | null> = {};
-  const rows = moves.map(({ batch, from, until, earliest, latest }, i) => {
-    Object.assign(params, {
-      [`t${i}`]: batch.tariffCode, [`k${i}`]: batch.kind, [`f${i}`]: iso(from), [`u${i}`]: iso(until),
-      [`l${i}`]: iso(latest), [`e${i}`]: iso(earliest), [`r${i}`]: batch.runId,
-    });
-    return `($t${i}, $k${i}, CAST($f${i} AS TIMESTAMPTZ), CAST($u${i} AS TIMESTAMPTZ),
-              CAST($l${i} AS TIMESTAMPTZ), CAST($e${i} AS TIMESTAMPTZ), $r${i}, now())`;
-  });
+  const instant = 'CAST(? AS TIMESTAMPTZ)';
+  const rows = valuesList(moves.map(({ batch, from, until, earliest, latest }) => [
+    batch.tariffCode, batch.kind, iso(from), iso(until), iso(latest), iso(earliest), batch.runId,
+  ]), ['?', '?', instant, instant, instant, instant, '?', 'now()']);
   await warehouse.run(`INSERT INTO ingest_cursors AS c
-      VALUES ${rows.join(', ')}
+      VALUES ${rows.sql}
     ON CONFLICT (tariff_code, rate_kind) DO UPDATE SET
       fetched_from = least(c.fetched_from, excluded.fetched_from),
       -- only a window that starts inside what is stored extends it (no gaps hidden behind the cursor)
@@ -361,5 +351,5 @@ async function moveCursor(warehouse: Warehouse, moves: readonly CursorMove[]): P
                                WHEN excluded.earliest_valid_from IS NULL THEN c.earliest_valid_from
                                ELSE least(c.earliest_valid_from, excluded.earliest_valid_from) END,
       run_id = excluded.run_id,
-      updated_at = excluded.updated_at`, params);
+      updated_at = excluded.updated_at`, rows.params);
 }
