@@ -68,6 +68,14 @@ export interface JsonResponse {
   url: URL;
 }
 
+/** Reads a successful body from its bytes, or gives undefined to have it parsed as JSON. */
+export type BodyScanner<T> = (bytes: Uint8Array) => T | undefined;
+
+/** A successful body either scanned (`scanned`) or, when the scanner declined it, parsed (`json`). */
+export interface ScannedResponse<T> extends JsonResponse {
+  scanned: T | undefined;
+}
+
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
 const TIMEOUT_CODES = new Set(['UND_ERR_CONNECT_TIMEOUT', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'ETIMEDOUT']);
 const NETWORK_CODES = new Set([
@@ -109,11 +117,19 @@ export class HttpClient {
   }
 
   async getJson(url: URL, options: { credentials?: Credentials; signal?: AbortSignal } = {}): Promise<JsonResponse> {
-    return this.send('GET', url, undefined, options);
+    return this.send('GET', url, undefined, options, undefined);
+  }
+
+  /** getJson, with a successful body offered to `scan` first: as bytes, never decoded into a
+   *  string unless the scanner declines it. Retries, timeouts and errors are getJson's. */
+  async getScanned<T>(
+    url: URL, scan: BodyScanner<T>, options: { credentials?: Credentials; signal?: AbortSignal } = {},
+  ): Promise<ScannedResponse<T>> {
+    return this.send('GET', url, undefined, options, scan);
   }
 
   async postJson(url: URL, body: unknown, options: { credentials?: Credentials; signal?: AbortSignal } = {}): Promise<JsonResponse> {
-    return this.send('POST', url, JSON.stringify(body), options);
+    return this.send('POST', url, JSON.stringify(body), options, undefined);
   }
 
   async close(): Promise<void> {
@@ -126,12 +142,13 @@ export class HttpClient {
     return Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
   }
 
-  private async send(
+  private async send<T>(
     method: 'GET' | 'POST',
     url: URL,
     body: string | undefined,
     options: { credentials?: Credentials; signal?: AbortSignal },
-  ): Promise<JsonResponse> {
+    scan: BodyScanner<T> | undefined,
+  ): Promise<ScannedResponse<T>> {
     const started = this.now();
     const shownUrl = redactUrl(url);
     let reauthorised = false;
@@ -139,7 +156,8 @@ export class HttpClient {
       let outcome: unknown;
       try {
         const remainingMs = this.retry.maxTotalMs - (this.now() - started);
-        return { json: await this.attempt(method, url, body, options, attempt, remainingMs), attempts: attempt, url };
+        const read = await this.attempt(method, url, body, options, attempt, remainingMs, scan);
+        return { ...read, attempts: attempt, url };
       } catch (error) {
         outcome = error;
       }
@@ -163,21 +181,24 @@ export class HttpClient {
     }
   }
 
-  /** One attempt: resolves with parsed JSON, throws Retryable for what may succeed next time. */
-  private async attempt(
+  /** One attempt: resolves with the body scanned or parsed as JSON, throws Retryable for what may
+   *  succeed next time. */
+  private async attempt<T>(
     method: 'GET' | 'POST',
     url: URL,
     body: string | undefined,
     options: { credentials?: Credentials; signal?: AbortSignal },
     attempt: number,
     remainingMs: number,
-  ): Promise<unknown> {
+    scan: BodyScanner<T> | undefined,
+  ): Promise<{ json: unknown; scanned: T | undefined }> {
     const context = { method, url: redactUrl(url), attempts: attempt };
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.userAgent };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (options.credentials) headers.authorization = await options.credentials.authorization(this);
     let response: Dispatcher.ResponseData;
-    let text: string;
+    let bytes: Uint8Array | undefined;
+    let text: string | undefined;
     this.requestCount++;
     const limitMs = Math.max(0, Math.min(this.timeouts.attemptMs, remainingMs));
     const deadline = deadlineSignal(limitMs, () => new Error('attempt deadline'));
@@ -187,8 +208,13 @@ export class HttpClient {
         method, headers, body, dispatcher: this.dispatcher, signal: signal.signal,
         headersTimeout: this.timeouts.headersMs, bodyTimeout: this.timeouts.bodyMs,
       });
-      text = await response.body.text();
-      bodyRead(text.length);
+      if (scan) {
+        bytes = new Uint8Array(await response.body.arrayBuffer());
+        bodyRead(bytes.length);
+      } else {
+        text = await response.body.text();
+        bodyRead(text.length);
+      }
     } catch (error) {
       if (deadline.expired() && !options.signal?.aborted) {
         const why = limitMs < this.timeouts.attemptMs ? 'what was left of the time budget' : 'the per-attempt limit';
@@ -203,9 +229,14 @@ export class HttpClient {
       signal.dispose();
     }
     const status = response.statusCode;
+    if (status >= 200 && status < 300 && bytes !== undefined) {
+      const scanned = scan!(bytes);
+      if (scanned !== undefined) return { json: undefined, scanned };
+    }
+    text ??= utf8.decode(bytes);
     if (status >= 200 && status < 300) {
       try {
-        return JSON.parse(text);
+        return { json: JSON.parse(text), scanned: undefined };
       } catch (error) {
         // A cut-off body is a transport failure in disguise: worth another attempt.
         throw new Retryable(new InvalidResponseError(`body is not valid JSON (${(error as Error).message})`, { ...context, status, cause: error }));
@@ -244,6 +275,9 @@ export class HttpClient {
     return new NetworkError(`${code || 'request failed'}: ${message}`, { ...context, cause: error });
   }
 }
+
+/** As undici's body.text(): UTF-8, a byte-order mark dropped. */
+const utf8 = new TextDecoder();
 
 function formatSeconds(ms: number): string {
   return ms >= 10_000 ? `${Math.round(ms / 1000)}s` : `${Math.round(ms / 100) / 10}s`;

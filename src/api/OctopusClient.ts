@@ -4,7 +4,7 @@ import type { Logger } from 'pino';
 import { formatUtc } from '../time/index.js';
 import { HttpClient, type Credentials, type HttpClientOptions } from './HttpClient.js';
 import { AuthError, RecordValidationError } from './errors.js';
-import { paginate, type Page, type PaginateOptions } from './paginate.js';
+import { paginate, paginateRates, type Page, type PaginateOptions, type RatePage } from './paginate.js';
 import {
   accountSchema, fastRecordSchema, issuePath, productDetailSchema, productSchema, standingChargeSchema, unitRateSchema,
   type Account, type Product, type ProductDetail, type UnitRate,
@@ -90,6 +90,17 @@ export class OctopusClient {
     return this.rates(path, kind, period, options);
   }
 
+  /** The rates of a tariff as pages of columns (the ingest's way: see scanRatePage); the same
+   *  requests, validation and errors as electricityRates and gasRates. */
+  rateColumns(
+    fuel: 'electricity' | 'gas', productCode: string, tariffCode: string, kind: ElectricityRateKind, period: Period = {},
+    options: PaginateOptions = {},
+  ): AsyncGenerator<RatePage> {
+    const path = `products/${seg(productCode)}/${fuel}-tariffs/${seg(tariffCode)}/${kind}/`;
+    const schema = fastRecordSchema(kind === 'standing-charges' ? standingChargeSchema : unitRateSchema);
+    return paginateRates(this.http, this.ratesUrl(path, period), schema, this.pagination(options));
+  }
+
   async account(accountNumber: string, options: { signal?: AbortSignal } = {}): Promise<Account> {
     const url = this.url(`accounts/${seg(accountNumber)}/`);
     if (!this.credentials) {
@@ -126,12 +137,15 @@ export class OctopusClient {
   }
 
   private rates(path: string, kind: string, period: Period, options: PaginateOptions): AsyncGenerator<Page<UnitRate>> {
-    const url = this.url(path, {
+    const schema = fastRecordSchema(kind === 'standing-charges' ? standingChargeSchema : unitRateSchema);
+    return paginate(this.http, this.ratesUrl(path, period), schema, this.pagination(options));
+  }
+
+  private ratesUrl(path: string, period: Period): URL {
+    return this.url(path, {
       period_from: period.from ? formatUtc(period.from) : undefined,
       period_to: period.to ? formatUtc(period.to) : undefined,
     });
-    const schema = fastRecordSchema(kind === 'standing-charges' ? standingChargeSchema : unitRateSchema);
-    return paginate(this.http, url, schema, this.pagination(options));
   }
 
   private pagination(options: PaginateOptions): PaginateOptions {

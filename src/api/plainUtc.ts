@@ -20,7 +20,7 @@ function digits(text: string, at: number, count: number): number {
 let dayText = '#';
 let dayMs = Number.NaN;
 
-/** Epoch milliseconds of `YYYY-MM-DDTHH:MM:SSZ` (a real date, hours 00–23, minutes and seconds
+/** Epoch milliseconds of `YYYY-MM-DDTHH:MM:SSZ` (a real date from year 1000, hours 00–23, minutes and seconds
  *  00–59), else NaN. */
 export function plainUtcMs(text: string): number {
   if (text.length !== 20 || text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 84
@@ -29,7 +29,7 @@ export function plainUtcMs(text: string): number {
     const year = digits(text, 0, 4);
     const month = digits(text, 5, 2);
     const day = digits(text, 8, 2);
-    if (year < 0 || month < 1 || month > 12 || day < 1) return Number.NaN;
+    if (year < 1000 || month < 1 || month > 12 || day < 1) return Number.NaN; // Date.UTC reads years 0–99 as 19xx
     const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
     if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1]!)) return Number.NaN;
     dayText = text.slice(0, 10);

@@ -12,8 +12,7 @@
 // (src/ingest/optionalResources.ts).
 import type { Logger } from 'pino';
 import type { OctopusClient } from '../api/OctopusClient.js';
-import type { Page } from '../api/paginate.js';
-import type { UnitRate } from '../api/schemas.js';
+import type { RatePage } from '../api/paginate.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { RateColumns } from '../store/RateColumns.js';
 import { prepareStaging, type RateKind, type WriteCounts } from '../store/writeRates.js';
@@ -189,7 +188,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   const probe = async (stream: Stream): Promise<void> => {
     if (options.signal?.aborted || !gate.mayFetch(stream, PROBE_INDEX)) return;
     const outcome = outcomes.get(stream.target.tariffCode)!;
-    let first: Page<UnitRate> | undefined;
+    let first: RatePage | undefined;
     const fetch = gate.track(stream, PROBE_INDEX, options.signal);
     const pages = ratePages(client, stream, stream.from, stream.to, fetch.signal);
     const rates = new RateColumns();
@@ -197,13 +196,13 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
       for await (const page of pages) {
         outcome.pages++;
         if (!first) options.progress?.expect(page.count);
-        options.progress?.advance(page.records.length);
-        rates.pushAll(page.records);
+        options.progress?.advance(page.rates.length);
+        rates.append(page.rates);
         if (!first) {
           first = page;
           // Older pages exist: chunk the range they cover, unless the newest page does not
           // reach past the window's start (long rates), where following `next` is simpler.
-          if (page.records.length < page.count && rates.startRange()!.earliest > stream.from.getTime()) break;
+          if (page.rates.length < page.count && rates.startRange()!.earliest > stream.from.getTime()) break;
         }
       }
     } catch (error) {
@@ -325,25 +324,24 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   };
 }
 
-function ratePages(client: OctopusClient, stream: Stream, from: Date, to: Date | undefined, signal?: AbortSignal): AsyncGenerator<Page<UnitRate>> {
+function ratePages(client: OctopusClient, stream: Stream, from: Date, to: Date | undefined, signal?: AbortSignal): AsyncGenerator<RatePage> {
   const { target, kind } = stream;
   const period = to === undefined ? { from } : { from, to };
-  return target.fuel === 'gas'
-    ? client.gasRates(target.productCode, target.tariffCode, kind === 'standing_charge' ? 'standing-charges' : 'standard-unit-rates', period, { signal })
-    : client.electricityRates(target.productCode, target.tariffCode, endpointOf(kind), period, { signal });
+  const endpoint = target.fuel === 'gas' ? (kind === 'standing_charge' ? 'standing-charges' : 'standard-unit-rates') : endpointOf(kind);
+  return client.rateColumns(target.fuel, target.productCode, target.tariffCode, endpoint, period, { signal });
 }
 
 async function fetchAll(
   client: OctopusClient, stream: Stream, window: { from: Date; to: Date | undefined }, signal: AbortSignal,
   options: IngestRatesOptions, outcome: TariffOutcome,
 ): Promise<RateColumns> {
-  const rates = new RateColumns();
+  const pages: RateColumns[] = [];
   for await (const page of ratePages(client, stream, window.from, window.to, signal)) {
-    rates.pushAll(page.records);
+    pages.push(page.rates);
     outcome.pages++;
-    options.progress?.advance(page.records.length);
+    options.progress?.advance(page.rates.length);
   }
-  return rates;
+  return pages.length === 0 ? new RateColumns() : RateColumns.concat(pages);
 }
 
 /** Chunks over consecutive spans of a stream, each queued for writing after the one before;
