@@ -8,6 +8,7 @@
 // zod) that accepts it or names its field and index exactly as before. So every page read here is
 // one the general way reads the same, value for value.
 import { RateColumns } from '../store/RateColumns.js';
+import { DAY_MS, daysFromCivil, daysInMonth } from '../time/civil.js';
 
 export interface ScannedRatePage {
   count: number;
@@ -21,7 +22,6 @@ const COLON = 58, LBRACKET = 91, BACKSLASH = 92, RBRACKET = 93, LBRACE = 123, RB
 
 /** Exact powers of ten: m / 10^k is correctly rounded (as JSON.parse is) for m < 2^53, k ≤ 22. */
 const POW10 = Array.from({ length: 23 }, (_, k) => 10 ** k);
-const DAY_MS = 86_400_000;
 
 const keyBytes = (key: string) => Uint8Array.from(key, (c) => c.charCodeAt(0));
 // envelope keys
@@ -298,19 +298,4 @@ export function scanRatePage(bytes: Uint8Array): ScannedRatePage | undefined {
 
 function latin1(b: Uint8Array, start: number, end: number): string {
   return Buffer.from(b.buffer, b.byteOffset + start, end - start).toString('latin1');
-}
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;
-}
-
-/** Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil). */
-function daysFromCivil(year: number, month: number, day: number): number {
-  const y = month <= 2 ? year - 1 : year;
-  const era = Math.floor(y / 400);
-  const yoe = y - era * 400;
-  const doy = Math.floor((153 * (month + (month > 2 ? -3 : 9)) + 2) / 5) + day - 1;
-  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
-  return era * 146_097 + doe - 719_468;
 }
