@@ -97,8 +97,7 @@ export class OctopusClient {
     options: PaginateOptions = {},
   ): AsyncGenerator<RatePage> {
     const path = `products/${seg(productCode)}/${fuel}-tariffs/${seg(tariffCode)}/${kind}/`;
-    const schema = fastRecordSchema(kind === 'standing-charges' ? standingChargeSchema : unitRateSchema);
-    return paginateRates(this.http, this.ratesUrl(path, period), schema, this.pagination(options));
+    return paginateRates(this.http, this.ratesUrl(path, period), rateSchema(kind), this.pagination(options));
   }
 
   async account(accountNumber: string, options: { signal?: AbortSignal } = {}): Promise<Account> {
@@ -137,8 +136,7 @@ export class OctopusClient {
   }
 
   private rates(path: string, kind: string, period: Period, options: PaginateOptions): AsyncGenerator<Page<UnitRate>> {
-    const schema = fastRecordSchema(kind === 'standing-charges' ? standingChargeSchema : unitRateSchema);
-    return paginate(this.http, this.ratesUrl(path, period), schema, this.pagination(options));
+    return paginate(this.http, this.ratesUrl(path, period), rateSchema(kind), this.pagination(options));
   }
 
   private ratesUrl(path: string, period: Period): URL {
@@ -166,6 +164,10 @@ export class OctopusClient {
     }
     return parsed.data;
   }
+}
+
+function rateSchema(kind: string) {
+  return fastRecordSchema(kind === 'standing-charges' ? standingChargeSchema : unitRateSchema);
 }
 
 function seg(value: string): string {

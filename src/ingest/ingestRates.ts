@@ -191,18 +191,18 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     let first: RatePage | undefined;
     const fetch = gate.track(stream, PROBE_INDEX, options.signal);
     const pages = ratePages(client, stream, stream.from, stream.to, fetch.signal);
-    const rates = new RateColumns();
+    const probed: RateColumns[] = [];
     try {
       for await (const page of pages) {
         outcome.pages++;
         if (!first) options.progress?.expect(page.count);
         options.progress?.advance(page.rates.length);
-        rates.append(page.rates);
+        probed.push(page.rates);
         if (!first) {
           first = page;
           // Older pages exist: chunk the range they cover, unless the newest page does not
           // reach past the window's start (long rates), where following `next` is simpler.
-          if (page.rates.length < page.count && rates.startRange()!.earliest > stream.from.getTime()) break;
+          if (page.rates.length < page.count && page.rates.startRange()!.earliest > stream.from.getTime()) break;
         }
       }
     } catch (error) {
@@ -212,6 +212,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
       fetch.done();
     }
     if (first?.count === 0 && optionalResourceOf(stream.kind) === undefined) outcome.empty.push(stream.kind);
+    const rates = RateColumns.concat(probed);
     const oldest = rates.startRange()?.earliest;
     const spans = first && oldest !== undefined && rates.length < first.count
       ? splitWindow(stream.from, new Date(oldest), chunkMs, now(), FIRST_CHUNK_SLOTS * HALF_HOUR_MS)
@@ -341,7 +342,7 @@ async function fetchAll(
     outcome.pages++;
     options.progress?.advance(page.rates.length);
   }
-  return pages.length === 0 ? new RateColumns() : RateColumns.concat(pages);
+  return RateColumns.concat(pages);
 }
 
 /** Chunks over consecutive spans of a stream, each queued for writing after the one before;

@@ -54,11 +54,6 @@ export class RateColumns {
     }
   }
 
-  /** Another's rows after these. */
-  append(other: RateColumns): void {
-    for (let i = 0; i < other.length; i++) this.copyRow(other, i);
-  }
-
   /** The rows at these positions, in this order. */
   pick(indexes: readonly number[]): RateColumns {
     const out = new RateColumns();
