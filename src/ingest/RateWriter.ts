@@ -1,11 +1,16 @@
 // The writer of a run's fetched rates: one connection, batches committed in the order they are
 // queued (a chunk is queued only once the previous chunk of its stream is, so each stream commits
-// in order). It gathers what waits into transactions of whole row groups of unit rates, because
-// DuckDB writes such rows straight into the file, compressed, where fewer go through the WAL and
-// are compressed again by a checkpoint: a backfill of 14 tariffs spent 1.2 s committing groups of
-// 36,000 rates, and 0.06 s committing row groups. A group that fails is written batch by batch, so
-// that a bad batch fails only its own tariff. Fetching goes on meanwhile, pausing while
-// MAX_QUEUED_ROWS fetched rates wait.
+// in order). While rates come faster than a row group gathers, it commits them in transactions of
+// whole row groups, because DuckDB writes the rows of a transaction that holds a row group
+// straight into the file, compressed, where fewer go through the WAL and are compressed again by
+// a checkpoint: a backfill of 14 tariffs spent 1.2 s committing groups of 36,000 rates, and 0.06 s
+// committing row groups. (Such rows become row groups of their own, after the table's last one
+// however full that is; the ingest's session keeps checkpoints from merging them: see runIngest.)
+// When rates come more slowly (fetching waits on the network), gathering would only put off to
+// the end of the run commits that go through the WAL anyway: then what waits is committed as it
+// comes, and checkpointed between commits. A group that fails is written batch by batch, so that
+// a bad batch fails only its own tariff. Fetching goes on meanwhile, pausing while MAX_QUEUED_ROWS
+// fetched rates wait.
 import type { Logger } from 'pino';
 import type { RateColumns } from '../store/RateColumns.js';
 import type { Warehouse } from '../store/Warehouse.js';
@@ -15,6 +20,8 @@ import { writeRateBatch, writeRateBatches, type RateBatch, type RateKind, type W
 export const ROW_GROUP_ROWS = 122_880;
 /** Rows wait at most this long for a row group to gather (a run cut short keeps what it fetched). */
 const MAX_GATHER_MS = 500;
+/** The pace of fetching is measured over this much of the recent past (see worthWaiting). */
+const RATE_WINDOW_MS = 250;
 /** Rates committed in one transaction, at most (unless a single batch is larger). */
 export const MAX_GROUP_ROWS = 2 * ROW_GROUP_ROWS;
 /** Fetched rates not yet written, at most (bounds memory: a rate is five numbers). */
@@ -42,9 +49,6 @@ export interface Pending<C extends WriterChunk = WriterChunk> {
 
 export interface RateWriterOptions<C extends WriterChunk> {
   warehouse: Warehouse;
-  /** Rows in unit_rates as the run starts: groups are cut so that the table's rows fill whole
-   *  row groups (see takeGroup). */
-  storedUnitRows?: number;
   logger: Logger;
   runId: number;
   signal?: AbortSignal;
@@ -64,19 +68,21 @@ export class RateWriter<C extends WriterChunk> {
   /** Only the run's first commit is hurried: each small commit goes through the WAL, and the
    *  checkpoint that ends the run pays for them (14 of them: 0.6 s of a 4 s backfill). */
   private committed = false;
-  /** Rows in unit_rates past its last whole row group (this run's inserts counted in). */
-  private tableOffset: number;
   private writing: Promise<void> | undefined;
   private gatherWake: (() => void) | undefined;
   private spaceWaiters: (() => void)[] = [];
+  /** Rates queued lately (the last RATE_WINDOW_MS), to tell whether a row group will gather in time. */
+  private readonly arrivals: { at: number; rows: number }[] = [];
+  private firstArrival = Number.NaN;
 
-  constructor(private readonly options: RateWriterOptions<C>) {
-    this.tableOffset = (options.storedUnitRows ?? 0) % ROW_GROUP_ROWS;
-  }
+  constructor(private readonly options: RateWriterOptions<C>) {}
 
   write(chunk: C, rates: RateColumns): void {
-    this.pending.push({ chunk, rates, queuedAt: performance.now() });
+    const now = performance.now();
+    this.pending.push({ chunk, rates, queuedAt: now });
     this.pendingRows += rates.length;
+    this.arrivals.push({ at: now, rows: rates.length });
+    if (Number.isNaN(this.firstArrival)) this.firstArrival = now;
     this.start();
     this.gatherWake?.();
   }
@@ -120,37 +126,51 @@ export class RateWriter<C extends WriterChunk> {
     return this.finished || this.stopping() || this.pendingRows >= ROW_GROUP_ROWS;
   }
 
+  /** Whether a row group may still gather in time: the rates waiting and held, and those the
+   *  recent pace of fetching brings in MAX_GATHER_MS, make one (until the pace is known, it may).
+   *  When they do not, fetching waits on the network rather than the CPU, and gathering would only
+   *  put off a commit that goes through the WAL anyway, to the end of the run. */
+  private worthWaiting(): boolean {
+    const now = performance.now();
+    if (now - this.pending[0]!.queuedAt >= MAX_GATHER_MS) return false;
+    if (now - this.firstArrival < RATE_WINDOW_MS) return true;
+    while (this.arrivals.length > 0 && this.arrivals[0]!.at < now - RATE_WINDOW_MS) this.arrivals.shift();
+    const recent = this.arrivals.reduce((n, a) => n + a.rows, 0);
+    return this.pendingRows + this.held + (recent / RATE_WINDOW_MS) * MAX_GATHER_MS >= ROW_GROUP_ROWS;
+  }
+
   private urgent(): boolean {
     return !this.committed && this.pending.some((item) => item.chunk.urgent);
   }
 
-  /** Waits for a group worth a commit (or for MAX_GATHER_MS); 'first' when only the run's first
-   *  chunk is to be written, alone. */
-  private async gathered(): Promise<'group' | 'first'> {
-    const waited = performance.now() - this.pending[0]!.queuedAt;
-    if (!this.enough() && !this.urgent() && waited < MAX_GATHER_MS) {
+  /** Waits for whole row groups ('group'), or for as long as one may still gather ('slow': then
+   *  what waits is written as it is); 'first' when only the run's first chunk is to be written, alone. */
+  private async gathered(): Promise<'group' | 'slow' | 'first'> {
+    if (!this.enough() && !this.urgent() && this.worthWaiting()) {
       await new Promise<void>((resolve) => {
         const done = () => {
           clearTimeout(timer);
           this.gatherWake = undefined;
           resolve();
         };
-        const timer = setTimeout(done, MAX_GATHER_MS - waited);
+        const timer = setTimeout(done, MAX_GATHER_MS - (performance.now() - this.pending[0]!.queuedAt));
         this.gatherWake = () => {
-          if (this.enough() || this.urgent()) done();
+          if (this.enough() || this.urgent() || !this.worthWaiting()) done();
         };
       });
     }
-    return !this.enough() && this.urgent() ? 'first' : 'group';
+    if (this.enough()) return 'group';
+    return this.urgent() ? 'first' : 'slow';
   }
 
   private async drain(): Promise<void> {
     const { pending, options } = this;
     while (pending.length > 0) {
       let taken: Pending<C>[];
-      if (await this.gathered() === 'group') {
+      const gathered = await this.gathered();
+      if (gathered !== 'first') {
         // whole row groups of unit rates while more is coming; what is left at the end as it is
-        taken = takeGroup(pending, !this.finished && !this.stopping() && this.pendingRows >= ROW_GROUP_ROWS, this.tableOffset);
+        taken = takeGroup(pending, !this.finished && !this.stopping() && this.pendingRows >= ROW_GROUP_ROWS);
       } else {
         // a stream's first chunk, alone (nothing of its stream comes before it): the rest gathers on
         const first = pending.findIndex((item) => item.chunk.urgent);
@@ -163,7 +183,7 @@ export class RateWriter<C extends WriterChunk> {
       const started = performance.now();
       try {
         const counts = await writeRateBatches(options.warehouse, group.map((item) => this.batchOf(item)));
-        group.forEach((item, i) => this.written(item, counts[i]!));
+        group.forEach((item, i) => options.written(item.chunk, counts[i]!));
         this.committed = true;
       } catch (groupError) {
         if (group.length === 1) {
@@ -172,7 +192,7 @@ export class RateWriter<C extends WriterChunk> {
           for (const item of group) {
             if (!options.writable(item.chunk)) continue;
             try {
-              this.written(item, await writeRateBatch(options.warehouse, this.batchOf(item)));
+              options.written(item.chunk, await writeRateBatch(options.warehouse, this.batchOf(item)));
             } catch (error) {
               options.failed(item.chunk, error);
             }
@@ -183,13 +203,19 @@ export class RateWriter<C extends WriterChunk> {
         batches: group.length, rows: group.reduce((n, item) => n + item.rates.length, 0), ms: Math.round(performance.now() - started),
         kinds: [...new Set(group.map((item) => item.chunk.kind))],
       }, 'batches written');
+      // What went through the WAL goes into the file while more is fetched, so that the run's
+      // final CHECKPOINT has only the last rates to write (a backfill at 50 ms a request: 40-60 ms
+      // after the last response instead of 150-190).
+      if (gathered === 'slow' && !this.finished && !this.stopping()) {
+        try {
+          await options.warehouse.checkpoint();
+        } catch (error) {
+          // committed, so kept (the WAL is replayed on the next open), but DuckDB writes no more
+          // (a full disk, say): these tariffs fail naming why, and no later chunk of theirs is written
+          for (const item of group) options.failed(item.chunk, error);
+        }
+      }
     }
-  }
-
-  /** A batch committed: counted into the table's offset, reported. */
-  private written(item: Pending<C>, counts: WriteCounts): void {
-    if (isUnit(item)) this.tableOffset = (this.tableOffset + counts.inserted) % ROW_GROUP_ROWS;
-    this.options.written(item.chunk, counts);
   }
 
   private batchOf(item: Pending<C>): RateBatch {
@@ -208,18 +234,11 @@ export class RateWriter<C extends WriterChunk> {
 const isUnit = (item: Pending) => item.chunk.kind !== 'standing_charge';
 
 /** The next group from the head of `pending` (removed from it): up to MAX_GROUP_ROWS rates, or
- *  when `aligned`, exactly the unit rates that bring the table to whole row groups (`offset`: the
- *  rows it holds past its last whole one), the last chunk taken cut in two at a rate's start if it
- *  must be (its newer part stays first in line). A commit that leaves the table at a row group's
- *  edge is written straight into the file; one that starts inside a row group is not, and the
- *  next checkpoint rewrites it: a run's first commit of 1,500 rates, then two row groups, then
- *  60,000 more, cost a 160 ms checkpoint, against 1 ms when the second commit completed the first
- *  row group instead. */
-export function takeGroup<P extends Pending>(pending: P[], aligned: boolean, offset = 0): P[] {
+ *  when `aligned`, exactly whole row groups of unit rates, the last chunk taken cut in two at a
+ *  rate's start if it must be (its newer part stays first in line). */
+export function takeGroup<P extends Pending>(pending: P[], aligned: boolean): P[] {
   const unitRows = pending.reduce((n, item) => n + (isUnit(item) ? item.rates.length : 0), 0);
-  const first = (ROW_GROUP_ROWS - (offset % ROW_GROUP_ROWS)) % ROW_GROUP_ROWS;
-  const cap = Math.min(unitRows, MAX_GROUP_ROWS);
-  const whole = cap < first ? 0 : first + Math.floor((cap - first) / ROW_GROUP_ROWS) * ROW_GROUP_ROWS;
+  const whole = Math.floor(Math.min(unitRows, MAX_GROUP_ROWS) / ROW_GROUP_ROWS) * ROW_GROUP_ROWS;
   if (whole === 0) aligned = false;
   const limit = aligned ? whole : MAX_GROUP_ROWS;
   const taken: P[] = [];

@@ -9,12 +9,13 @@
 // A run killed at any moment resumes without gaps; a tariff that fails keeps every chunk before
 // the failing one and stops fetching at once (src/ingest/ChunkGate.ts) while the others carry on.
 // A failed optional resource (standing charges) is a warning that costs the tariff nothing
-// (src/ingest/optionalResources.ts).
+// (src/ingest/optionalResources.ts), unless it is the file or the disk that failed.
 import type { Logger } from 'pino';
 import type { OctopusClient } from '../api/OctopusClient.js';
 import type { RatePage } from '../api/paginate.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { RateColumns } from '../store/RateColumns.js';
+import { StorageError } from '../store/StorageError.js';
 import { prepareStaging, type RateKind, type WriteCounts } from '../store/writeRates.js';
 import { RateWriter } from './RateWriter.js';
 import type { IngestTarget } from './resolveTargets.js';
@@ -145,7 +146,8 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   const fail = (stream: Stream, index: number, error: unknown) => {
     const { target, kind } = stream;
     const outcome = outcomes.get(target.tariffCode)!;
-    const optional = optionalResourceOf(kind);
+    // a file or disk that fails is the tariff's failure (the run's), never a resource's absence
+    const optional = error instanceof StorageError ? undefined : optionalResourceOf(kind);
     if (optional !== undefined) {
       const key = resourceKey(target.tariffCode, optional);
       if (!skipped.has(key)) {
@@ -168,9 +170,8 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   /** Written only if the run goes on and every earlier chunk of its stream was written. */
   const writable = (chunk: Chunk) => options.signal?.aborted !== true && gate.mayWrite(chunk.stream, chunk.index);
 
-  const stored = await warehouse.one('SELECT count(*) AS n FROM unit_rates');
   const writer = new RateWriter<Chunk>({
-    warehouse, logger, runId: options.runId, signal: options.signal, writable, storedUnitRows: Number(stored?.n ?? 0),
+    warehouse, logger, runId: options.runId, signal: options.signal, writable,
     written: (chunk, counts) => {
       const outcome = outcomeOf(chunk);
       outcome.inserted += counts.inserted;

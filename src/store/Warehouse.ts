@@ -26,6 +26,8 @@ export interface OpenOptions {
   threads?: number;
   /** What a new file starts as a copy of: the build's template by default (paths.ts), or none. */
   template?: string | false;
+  /** Checkpoints leave row groups as they are (DuckDB's max_vacuum_tasks = 0): see runIngest. */
+  keepRowGroups?: boolean;
 }
 
 export class SchemaError extends TariffsError {
@@ -88,6 +90,7 @@ export class Warehouse {
       // Set after the schema work (building the calendar needs more), for the session's writes.
       if (options.memoryLimit) await connection.run(`SET memory_limit = '${memoryLimitValue(options.memoryLimit)}'`);
       if (options.threads !== undefined) await connection.run(`SET threads = ${Math.max(1, Math.floor(options.threads))}`);
+      if (options.keepRowGroups) await connection.run('SET max_vacuum_tasks = 0');
     } catch (error) {
       warehouse.close();
       throw asStorageError(file, error);
