@@ -268,18 +268,25 @@ async function statsBench(w: Warehouse, tariffs: string[], details: Record<strin
   };
 }
 
-/** Two tables of the same shape hold the same rows, doubles compared to 9 decimals (a mean's
- *  last bits depend on the order threads add in). */
+/** Two tables of the same shape (columns by position) hold the same rows: rows pair up by their
+ *  other columns, and their doubles agree to 1e-9 relative. A mean's last bits depend on the order
+ *  DuckDB's threads combine partial sums in, from one run to the next; rounded to 9 places, as
+ *  this once compared them, a value on a rounding boundary failed a run now and then. */
 async function sameTables(w: Warehouse, a: string, b: string): Promise<boolean> {
   const columns = await w.all(`SELECT column_name AS name, data_type AS type FROM information_schema.columns
     WHERE table_name = $a ORDER BY ordinal_position`, { a });
   const positions = await w.all(`SELECT column_name AS name FROM information_schema.columns WHERE table_name = $b ORDER BY ordinal_position`, { b });
   if (columns.length !== positions.length) return false;
   const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
-  const select = (table: string, names: string[]) =>
-    `SELECT ${names.map((n, i) => (columns[i]!.type === 'DOUBLE' ? `round(${quoted(n)}, 9)` : quoted(n))).join(', ')} FROM ${table}`;
-  const left = select(a, columns.map((c) => c.name as string));
-  const right = select(b, positions.map((c) => c.name as string));
-  const row = await w.one(`SELECT (SELECT count(*) FROM (${left} EXCEPT ALL ${right})) + (SELECT count(*) FROM (${right} EXCEPT ALL ${left})) AS n`);
-  return Number(row!.n) === 0;
+  const names = columns.map((c) => quoted(c.name as string));
+  // b's columns under a's names, by position
+  const right = `SELECT ${positions.map((p, i) => `${quoted(p.name as string)} AS ${names[i]}`).join(', ')} FROM ${b}`;
+  const keys = names.filter((_, i) => columns[i]!.type !== 'DOUBLE');
+  const doubles = names.filter((_, i) => columns[i]!.type === 'DOUBLE');
+  const on = keys.map((k) => `x.${k} IS NOT DISTINCT FROM y.${k}`).join(' AND ') || 'true';
+  const close = doubles.map((d) => `(x.${d} IS NOT DISTINCT FROM y.${d} OR abs(x.${d} - y.${d}) <= 1e-9 * greatest(1, abs(x.${d}), abs(y.${d})))`)
+    .join(' AND ') || 'true';
+  const row = await w.one(`SELECT (SELECT count(*) FROM ${a}) AS na, (SELECT count(*) FROM ${b}) AS nb,
+      (SELECT count(*) FROM ${a} AS x JOIN (${right}) AS y ON ${on} WHERE ${close}) AS matched`);
+  return Number(row!.na) === Number(row!.nb) && Number(row!.matched) === Number(row!.na);
 }
