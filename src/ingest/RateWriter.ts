@@ -24,8 +24,6 @@ const MAX_GATHER_MS = 500;
 const RATE_WINDOW_MS = 250;
 /** When no row group will gather, rates still wait this long, so that a commit holds a few pages. */
 const SLOW_GATHER_MS = 100;
-/** ... and what those commits put in the WAL is checkpointed once it holds this many rates. */
-const CHECKPOINT_ROWS = 20_000;
 /** Rates committed in one transaction, at most (unless a single batch is larger). */
 export const MAX_GROUP_ROWS = 2 * ROW_GROUP_ROWS;
 /** Fetched rates not yet written, at most (bounds memory: a rate is five numbers). */
@@ -78,8 +76,6 @@ export class RateWriter<C extends WriterChunk> {
   /** Rates queued lately (the last RATE_WINDOW_MS), to tell whether a row group will gather in time. */
   private readonly arrivals: { at: number; rows: number }[] = [];
   private firstArrival = Number.NaN;
-  /** Rates committed through the WAL since the last checkpoint between commits. */
-  private logged = 0;
 
   constructor(private readonly options: RateWriterOptions<C>) {}
 
@@ -215,12 +211,8 @@ export class RateWriter<C extends WriterChunk> {
         kinds: [...new Set(group.map((item) => item.chunk.kind))],
       }, 'batches written');
       // What went through the WAL goes into the file while more is fetched, so that the run's
-      // final CHECKPOINT has only the last rates to write: the --quick latency run (70 requests at
-      // 50 ms) ended 80-90 ms after its last response instead of 150-190. (A commit and a
-      // checkpoint for every page: 55-70 ms, but 0.9 s more CPU in the 182-request run.)
-      if (gathered !== 'group') this.logged += group.reduce((n, item) => n + item.rates.length, 0);
-      if (gathered === 'slow' && this.logged >= CHECKPOINT_ROWS && !this.finished && !this.stopping()) {
-        this.logged = 0;
+      // final CHECKPOINT has only the last rates to write.
+      if (gathered === 'slow' && !this.finished && !this.stopping()) {
         try {
           await options.warehouse.checkpoint();
         } catch (error) {
