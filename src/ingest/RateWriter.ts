@@ -85,6 +85,7 @@ export class RateWriter<C extends WriterChunk> {
     this.pendingRows += rates.length;
     this.arrivals.push({ at: now, rows: rates.length });
     if (Number.isNaN(this.firstArrival)) this.firstArrival = now;
+    this.forgetArrivals(now);
     this.start();
     this.gatherWake?.();
   }
@@ -135,9 +136,13 @@ export class RateWriter<C extends WriterChunk> {
   private worthWaiting(): boolean {
     const now = performance.now();
     if (now - this.firstArrival < RATE_WINDOW_MS) return true;
-    while (this.arrivals.length > 0 && this.arrivals[0]!.at < now - RATE_WINDOW_MS) this.arrivals.shift();
+    this.forgetArrivals(now);
     const recent = this.arrivals.reduce((n, a) => n + a.rows, 0);
     return this.pendingRows + this.held + (recent / RATE_WINDOW_MS) * MAX_GATHER_MS >= ROW_GROUP_ROWS;
+  }
+
+  private forgetArrivals(now: number): void {
+    while (this.arrivals.length > 0 && this.arrivals[0]!.at < now - RATE_WINDOW_MS) this.arrivals.shift();
   }
 
   private urgent(): boolean {
