@@ -181,7 +181,8 @@ export class RateWriter<C extends WriterChunk> {
       let taken: Pending<C>[];
       const gathered = await this.gathered();
       if (gathered !== 'first') {
-        // whole row groups of unit rates while more is coming; what is left at the end as it is
+        // whole row groups of unit rates while more is coming; what waits as it is when no row
+        // group will gather, or at the end
         taken = takeGroup(pending, !this.finished && !this.stopping() && this.pendingRows >= ROW_GROUP_ROWS);
       } else {
         // a stream's first chunk, alone (nothing of its stream comes before it): the rest gathers on
