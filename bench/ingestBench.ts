@@ -93,7 +93,7 @@ export async function ingestBench(quick: boolean, log: (line: string) => void): 
         await backfill(join(dir, 'latency-2.duckdb'), latencyServer.baseUrl, latencyServer.tariffs, from),
       ];
       for (const r of runs) if (r.status !== 'ok' || r.inserted !== runs[0]!.inserted) throw new Error(`latency run: ${JSON.stringify(r)}`);
-      const run = runs[0]!.seconds <= runs[1]!.seconds ? runs[0]! : runs[1]!;
+      const run = fastest(runs);
       const rowsPerTariff = run.inserted / latencyServer.tariffs.length;
       // the fewest requests possible: full pages of unit rates, plus one request for each tariff's
       // (empty) standing charges
@@ -104,7 +104,7 @@ export async function ingestBench(quick: boolean, log: (line: string) => void): 
         await bareFetch(latencyServer.baseUrl, BENCH_PRODUCT, latencyServer.tariffs, new Date(from), CONCURRENCY),
         await bareFetch(latencyServer.baseUrl, BENCH_PRODUCT, latencyServer.tariffs, new Date(from), CONCURRENCY),
       ];
-      const bare = bares[0]!.seconds <= bares[1]!.seconds ? bares[0]! : bares[1]!;
+      const bare = fastest(bares);
       results.latency_vs_ideal_ratio = round(run.seconds / ideal);
       results.latency_bare_fetch_vs_ideal_ratio = round(bare.seconds / ideal);
       results.requests_vs_minimum_ratio = round(run.requests / minimum);
@@ -122,6 +122,11 @@ export async function ingestBench(quick: boolean, log: (line: string) => void): 
     rmSync(dir, { recursive: true, force: true });
   }
   return { results, details };
+}
+
+/** The quickest of some timed runs (the first of equals). */
+function fastest<T extends { seconds: number }>(runs: T[]): T {
+  return runs.reduce((best, r) => (r.seconds < best.seconds ? r : best));
 }
 
 export function round(x: number, digits = 3): number {
