@@ -27,8 +27,8 @@ export class UsageError extends TariffsError {
 export class DatabaseBusyError extends TariffsError {
   override readonly name = 'DatabaseBusyError';
   readonly file: string;
-  constructor(file: string, options: TariffsErrorOptions = {}) {
-    super('DB_BUSY', `database is in use by another process: ${file}`, options);
+  constructor(file: string, options: TariffsErrorOptions & { message?: string } = {}) {
+    super('DB_BUSY', options.message ?? `database is in use by another process: ${file}`, options);
     this.file = file;
   }
 }

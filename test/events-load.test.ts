@@ -15,6 +15,7 @@ import { loadEvents, type LoadError, type LoadEventsOptions, type LoadSummary } 
 import { sampleEvent } from '../src/events/sampleEvents.js';
 import { createLogger } from '../src/log/createLogger.js';
 import { Warehouse } from '../src/store/Warehouse.js';
+import { holdWriteLock } from '../src/store/WriteSession.js';
 import { runCli } from './helpers/runCli.js';
 
 const catalog = loadEventCatalog();
@@ -345,16 +346,18 @@ describe('tariffs events load (built CLI)', () => {
     expect(batch.stderr).toContain('--batch-size must be a positive integer');
   });
 
-  it('exits 75 while another process writes the database, storing nothing', async () => {
+  it('exits 75 after --busy-timeout while another tariffs job writes the database, storing nothing', async () => {
     const db = join(dir, 'busy.duckdb');
-    const holder = await Warehouse.open(db);
+    const release = await holdWriteLock(db);
     try {
-      const result = await runCli(['events', 'load', '-', '--db', db], { input: clean });
+      const result = await runCli(['events', 'load', '-', '--db', db, '--busy-timeout', '1'], { input: clean });
       expect(result.code).toBe(75);
-      expect(result.stderr).toContain('database is in use by another process');
-      expect((await holder.one('SELECT count(*) AS n FROM events'))?.n).toBe(0);
+      expect(result.stderr).toMatch(/busy\.duckdb is being written by process \d+ \(another tariffs job\); waited 1 s/);
     } finally {
-      holder.close();
+      release();
     }
+    expect(existsSync(db)).toBe(false); // nothing published
+    const loaded = await runCli(['events', 'load', '-', '--db', db], { input: clean });
+    expect(loaded.code).toBe(0);
   });
 });

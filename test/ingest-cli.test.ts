@@ -93,7 +93,7 @@ describe('tariffs ingest, interrupted', () => {
 });
 
 describe('tariffs ingest, concurrency and failures', () => {
-  it('two at once: one completes, the other exits 75 naming the file and writes nothing', async () => {
+  it('two at once: one completes; another waits for it, or exits 75 after --busy-timeout naming the file and writing nothing', async () => {
     const db = tmp.file('concurrent.duckdb');
     sandbox.setLatency(SLOW_MS);
     try {
@@ -102,15 +102,19 @@ describe('tariffs ingest, concurrency and failures', () => {
       const started = Date.now();
       while (!existsSync(db) && Date.now() - started < 30_000) await new Promise((r) => setTimeout(r, 20));
       await new Promise((r) => setTimeout(r, 300));
-      const second = await runCli(ingestArgs(db));
+      const second = await runCli([...ingestArgs(db), '--busy-timeout', '1']);
       expect(second.code).toBe(75);
       expect(second.stderr.trim().split('\n')).toHaveLength(1);
       expect(second.stderr).toContain(db);
+      expect(second.stderr).toMatch(/is being written by process \d+ \(another tariffs job\); waited 1 s/);
+      const patient = runCli([...ingestArgs(db), '--busy-timeout', '300']); // waits for the first
       expect((await first).code).toBe(0);
+      expect((await patient).code).toBe(0);
     } finally {
       sandbox.setLatency(0);
     }
-    expect(await query(db, 'SELECT count(*) AS runs FROM ingest_runs')).toEqual([{ runs: 1 }]);
+    expect(await query(db, 'SELECT status, count(*) AS runs FROM ingest_runs GROUP BY 1')).toEqual([{ status: 'ok', runs: 2 }]);
+    expect(await query(db, 'SELECT job, waited_seconds FROM busy_attempts')).toEqual([{ job: 'ingest', waited_seconds: 1 }]);
   }, 150_000);
 
   it('an invalid record fails that tariff only, naming tariff, URL, record index and field; exit 1', async () => {

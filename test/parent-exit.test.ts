@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
-import { Warehouse } from '../src/store/Warehouse.js';
+import { holdWriteLock } from '../src/store/WriteSession.js';
 import { CLI } from './helpers/runCli.js';
 import { query, tempDir } from './helpers/warehouseTools.js';
 
@@ -60,7 +60,7 @@ describe('the parent wrapper is killed', () => {
     expect(await query(db, 'SELECT status FROM ingest_runs')).toEqual([{ status: 'interrupted' }]);
     // nothing half-written, and the file is free for the next run
     expect(await query(db, `SELECT tariff_code FROM unit_rates GROUP BY tariff_code, rate_type, valid_from, payment_method HAVING count(*) > 1`)).toEqual([]);
-    const writer = await Warehouse.open(db, { busyTimeoutMs: 0 });
-    writer.close();
+    const release = await holdWriteLock(db, 0);
+    release();
   });
 });

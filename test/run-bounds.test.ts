@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OctopusClient, RetriesExhaustedError, type ApiError } from '../src/api/index.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
-import { Warehouse } from '../src/store/Warehouse.js';
+import { holdWriteLock } from '../src/store/WriteSession.js';
 import { startProxy, type Proxy } from './helpers/proxy.js';
 import { runCli } from './helpers/runCli.js';
 import { query, tempDir } from './helpers/warehouseTools.js';
@@ -113,7 +113,7 @@ describe('max_run_seconds', () => {
     const stored = await query(db, 'SELECT tariff_code, count(*) AS n FROM unit_rates GROUP BY 1 ORDER BY 1');
     expect(stored.map((r) => r.tariff_code)).toEqual([VAR]);
     // the lock is released: a writer opens the file at once
-    const writer = await Warehouse.open(db, { busyTimeoutMs: 0 });
-    writer.close();
+    const release = await holdWriteLock(db, 0);
+    release();
   });
 });

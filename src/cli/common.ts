@@ -2,6 +2,7 @@
 // the logger, and turning SIGINT/SIGTERM (or the loss of our parent process) into an AbortSignal.
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config/loadConfig.js';
+import { UsageError } from '../errors.js';
 import { createLogger, type Logger } from '../log/createLogger.js';
 import { terminalLog } from './terminal.js';
 import { FORMATS, resolveFormat, type OutputFormat } from './output.js';
@@ -20,6 +21,22 @@ export const collect = (value: string, previous: string[] = []): string[] => [..
 
 export function withDb(command: Command): Command {
   return command.option('--db <file>', 'DuckDB file (env TARIFFS_DB; default data/tariffs.duckdb)');
+}
+
+/** How long a writer waits for another tariffs job to finish writing `--db` before exit 75. */
+export const WRITER_BUSY_TIMEOUT_SECONDS = 60;
+
+export function withBusyTimeout(command: Command, seconds = WRITER_BUSY_TIMEOUT_SECONDS): Command {
+  return command.option('--busy-timeout <seconds>',
+    `how long to wait while another tariffs job is writing the database, then exit 75 (default ${seconds})`, String(seconds));
+}
+
+/** --busy-timeout in milliseconds, naming the flag when it is not a number of seconds. */
+export function busyTimeoutMsOf(flags: { busyTimeout?: string }): number {
+  const text = flags.busyTimeout ?? String(WRITER_BUSY_TIMEOUT_SECONDS);
+  const seconds = Number(text);
+  if (text.trim() === '' || !(Number.isFinite(seconds) && seconds >= 0)) throw new UsageError(`--busy-timeout: '${text}' is not a number of seconds`);
+  return seconds * 1000;
 }
 
 export function withFormat(command: Command): Command {

@@ -1,6 +1,6 @@
-// One ingest run end to end: open the warehouse for writing (exit 75 if another process has it),
-// refresh products, resolve the tracked tariffs, fetch and store their rates, record the run,
-// CHECKPOINT. The CLI command, the scheduler's jobs and the demo all call this. A run lasts at
+// One ingest run end to end: open the job's working file (WriteSession: exit 75 if another job
+// keeps it past the busy timeout), refresh products, resolve the tracked tariffs, fetch and store
+// their rates, record the run, CHECKPOINT and publish the analysts' file (never locked meanwhile). The CLI command, the scheduler's jobs and the demo all call this. A run lasts at
 // most max_run_seconds: then it stops as on SIGTERM (the current write finishes, the run is
 // recorded as interrupted), so a stuck server cannot hold the database for ever.
 import type { Logger } from 'pino';
@@ -13,7 +13,8 @@ import { anySignal, deadlineSignal } from '../abortSignals.js';
 import { UsageError } from '../errors.js';
 import { finishRun, startRun, type RunStatus } from '../store/ingestRuns.js';
 import { STORAGE_CODES, StorageError } from '../store/StorageError.js';
-import { Warehouse } from '../store/Warehouse.js';
+import type { Warehouse } from '../store/Warehouse.js';
+import { WriteSession } from '../store/WriteSession.js';
 import { upsertTariffs } from '../store/writeCatalog.js';
 import { localDateOf, localDayBounds, parseUserDateTime } from '../time/index.js';
 import { ingestConsumption, type IngestConsumptionResult } from './ingestConsumption.js';
@@ -41,7 +42,7 @@ export interface IngestContext {
   now?: () => Date;
   signal?: AbortSignal;
   progress?: Progress;
-  /** Wait this long for another writer to finish before giving up with exit 75. */
+  /** Wait this long for another tariffs job writing the database before giving up with exit 75. */
   busyTimeoutMs?: number;
   http?: HttpClientOptions;
   authMode?: AuthMode;
@@ -101,7 +102,7 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     connections: config.concurrency,
     ...context.http,
   });
-  let warehouse: Warehouse | undefined;
+  let session: WriteSession | undefined;
   const limitMs = config.maxRunSeconds > 0 ? config.maxRunSeconds * 1000 : Infinity;
   const timeLimit = deadlineSignal(limitMs, () => new Error(timeLimitMessage(config.maxRunSeconds)));
   const stop = anySignal([context.signal, timeLimit.signal]);
@@ -115,9 +116,12 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     // all again (a backfill of 4 tariffs, 306,416 rates: a final CHECKPOINT of 180-220 ms instead
     // of 30 ms, measured in DuckDB alone). The same setting leaves deleted rows where they are until
     // a checkpoint of another session (the ingest deletes only long_unit_rates rows it replaces).
-    warehouse = await Warehouse.open(config.db, {
+    session = await WriteSession.open(config.db, {
       logger: context.logger, busyTimeoutMs: context.busyTimeoutMs ?? 0, memoryLimit: INGEST_MEMORY_LIMIT, threads: 1, keepRowGroups: true,
+      purpose: job,
     });
+    const warehouse = session.warehouse;
+    const publish = () => session!.publish();
     const runId = await startRun(warehouse, job, now());
     // Bound once each: a job's logger already carries `job` (pino would print a key twice).
     const logger = context.logger.child('job' in context.logger.bindings() ? { run_id: runId } : { run_id: runId, job });
@@ -163,6 +167,7 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
       const message = timedOut ? timeLimitMessage(config.maxRunSeconds) : (error as Error).message;
       const runStatus: RunStatus = signal.aborted ? 'interrupted' : 'failed'; // the time limit aborts `signal` too
       await finishRun(warehouse, runId, runStatus, { requests: client.http.requestCount }, now(), message).catch(() => undefined);
+      await publish().catch(() => undefined); // what was committed before the failure, and the run's row
       if (!timedOut && !(error instanceof StorageError)) throw error;
       // Stopped by the time limit, or the file or disk failed: recorded if it still can be; the
       // caller gets a summary (printed even so), not a throw.
@@ -193,7 +198,7 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
         requests: summary.requests, tariffsOk: targets.length - failures.length, tariffsFailed: failures.length,
         missingOptional: missing, emptyRequired: empty,
       }, now(), summary.errors.length ? summary.errors.join('; ') : undefined);
-      await warehouse.checkpoint();
+      await publish();
     } catch (error) {
       if (!(error instanceof StorageError)) throw error;
       // e.g. a full disk at the final CHECKPOINT: what was committed is in the WAL, replayed on
@@ -208,11 +213,7 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
   } finally {
     timeLimit.dispose();
     stop.dispose();
-    try {
-      warehouse?.close();
-    } catch {
-      // a database DuckDB has invalidated may refuse to close cleanly; the process ends anyway
-    }
+    session?.close();
     await client.close();
   }
 }

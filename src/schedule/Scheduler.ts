@@ -2,8 +2,10 @@
 // runs in one queue; the queue runs one job at a time across all jobs, since they share the
 // database. Ticks never stack: a job already queued takes the extra trigger (so rates and
 // day_ahead at 16:00 make one run), a tick of the schedule that started the running run is
-// dropped. Failures back off per job (Backoff); a run that stored new rates queues its
-// follow-ups. The database is never held here: each job opens and closes it while it works.
+// dropped. Failures back off per job (Backoff); a run that found another tariffs job writing
+// (busy) is no failure: it is retried after busyRetryMs, and no tick is skipped for it. A run that
+// stored new rates queues its follow-ups. The database is never held here: each job opens the
+// working file while it works and publishes the analysts' file (WriteSession).
 import { createTask, type ScheduledTask, type TaskContext } from 'node-cron';
 import type { Config } from '../config/loadConfig.js';
 import type { Logger } from '../log/createLogger.js';
@@ -21,6 +23,8 @@ export interface SchedulerOptions {
   now?: () => Date;
   /** How long a job keeps retrying while another process holds the database (default 30 s). */
   busyTimeoutMs?: number;
+  /** After a run that found the database busy, ask for the job again this much later (default 60 s). */
+  busyRetryMs?: number;
   /** Upper bound of the ticks skipped after repeated failures (default 16). */
   maxBackoffTicks?: number;
   /** Called after every run (tests watch the daemon through it). */
@@ -63,6 +67,7 @@ export class Scheduler {
   private current: Running | undefined;
   private stopping = false;
   private idleWaiters: (() => void)[] = [];
+  private retries = new Map<JobName, NodeJS.Timeout>();
 
   constructor(private readonly options: SchedulerOptions) {
     this.schedules = resolveSchedules(options.jobs, options.config);
@@ -161,6 +166,8 @@ export class Scheduler {
    */
   async stop(options: { graceMs?: number; abortMs?: number } = {}): Promise<StopResult> {
     this.stopping = true;
+    for (const timer of this.retries.values()) clearTimeout(timer);
+    this.retries.clear();
     for (const task of this.tasks) await task.destroy();
     this.tasks = [];
     this.queue = [];
@@ -196,7 +203,9 @@ export class Scheduler {
       config: this.options.config, logger: this.options.logger, now: this.now, signal: run.controller.signal,
       triggers: [...run.triggers], busyTimeoutMs: this.options.busyTimeoutMs ?? 30_000,
     });
-    if (outcome.status === 'failed') {
+    if (outcome.busy) {
+      this.retrySoon(run.job.name);
+    } else if (outcome.status === 'failed') {
       const skips = this.backoff.failed(run.job.name);
       const state = this.backoff.of(run.job.name);
       this.logger.warn({ job: run.job.name, failures: state.failures, skip_ticks: skips }, 'backing off');
@@ -214,6 +223,16 @@ export class Scheduler {
         if (next && jobEnabled(next, this.options.config)) this.enqueue(followUp, `after:${run.job.name}`);
       }
     }
+  }
+
+  private retrySoon(name: JobName): void {
+    if (this.stopping || this.retries.has(name)) return;
+    const delayMs = this.options.busyRetryMs ?? 60_000;
+    this.logger.info({ job: name, retry_in_s: delayMs / 1000 }, 'the database was busy: retrying soon (no ticks skipped)');
+    this.retries.set(name, setTimeout(() => {
+      this.retries.delete(name);
+      this.enqueue(name, 'retry:busy');
+    }, delayMs));
   }
 }
 

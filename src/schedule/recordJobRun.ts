@@ -1,9 +1,8 @@
 // Records a run of a job that does not go through runIngest (the reports job) in ingest_runs:
-// the database is opened for writing only for that one row, after the work is done, so the
-// file stays readable for analysts (and the exporter) while the job works.
+// the job's working file is opened for that one row, after the work is done, and published.
 import type { Logger } from '../log/createLogger.js';
 import { finishRun, startRun, type RunStatus } from '../store/ingestRuns.js';
-import { Warehouse } from '../store/Warehouse.js';
+import { WriteSession } from '../store/WriteSession.js';
 
 export interface RecordedRun {
   job: string;
@@ -14,12 +13,13 @@ export interface RecordedRun {
 }
 
 export async function recordJobRun(db: string, run: RecordedRun, options: { logger: Logger; busyTimeoutMs: number }): Promise<number> {
-  const warehouse = await Warehouse.open(db, { logger: options.logger, busyTimeoutMs: options.busyTimeoutMs });
+  const session = await WriteSession.open(db, { logger: options.logger, busyTimeoutMs: options.busyTimeoutMs, purpose: run.job });
   try {
-    const runId = await startRun(warehouse, run.job, run.startedAt);
-    await finishRun(warehouse, runId, run.status, {}, run.finishedAt, run.error);
+    const runId = await startRun(session.warehouse, run.job, run.startedAt);
+    await finishRun(session.warehouse, runId, run.status, {}, run.finishedAt, run.error);
+    await session.publish();
     return runId;
   } finally {
-    warehouse.close();
+    session.close();
   }
 }

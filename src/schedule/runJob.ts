@@ -48,7 +48,7 @@ export async function runJob(job: JobDefinition, options: RunJobOptions): Promis
     const busy = error instanceof DatabaseBusyError;
     const err = { name: (error as Error)?.name, code: (error as { code?: string })?.code, message: (error as Error)?.message ?? String(error) };
     const status: JobStatus = options.signal.aborted ? 'interrupted' : 'failed';
-    if (busy) logger.warn({ err, seconds: seconds() }, 'job failed: the database is busy');
+    if (busy) logger.warn({ err, seconds: seconds() }, 'job not run: another tariffs job is writing the database');
     else logger.error({ err, seconds: seconds() }, `job ${status}`);
     return { job: job.name, runId, triggers: options.triggers, status, error, busy, startedAt, seconds: seconds() };
   }

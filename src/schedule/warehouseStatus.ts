@@ -1,5 +1,6 @@
 // What `tariffs status` shows: per tracked tariff its latest stored slot, whether tomorrow is
 // complete and the holes of the last 7 days; per job its last recorded run. Read-only.
+import type { BusyAttempt } from '../store/busyAttempts.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { HALF_HOUR_MS, addLocalDays, formatLocal, formatUtc, localDateOf, localDayBounds } from '../time/index.js';
 import { dayAheadStatus, type DayAheadState } from './dayAheadStatus.js';
@@ -41,6 +42,10 @@ export interface JobRunStatus {
   rows_inserted: number | null;
   rows_updated: number | null;
   error: string | null;
+  /** Attempts since that run that found another tariffs job writing (they retry soon; not failures). */
+  busy_attempts: number;
+  /** The latest of them (null: none since the run). */
+  last_busy_at: string | null;
 }
 
 export interface WarehouseStatus {
@@ -49,7 +54,10 @@ export interface WarehouseStatus {
   jobs: JobRunStatus[];
 }
 
-export async function warehouseStatus(warehouse: Warehouse, selection: TrackedSelection, now: Date): Promise<WarehouseStatus> {
+/** `pendingBusy`: attempts noted beside the file and not yet moved into busy_attempts (busyAttempts.ts). */
+export async function warehouseStatus(
+  warehouse: Warehouse, selection: TrackedSelection, now: Date, pendingBusy: readonly BusyAttempt[] = [],
+): Promise<WarehouseStatus> {
   const today = localDateOf(now);
   const windowFrom = localDayBounds(addLocalDays(today, -6)).start;
   const windowTo = localDayBounds(addLocalDays(today, 1)).end;
@@ -105,10 +113,25 @@ export async function warehouseStatus(warehouse: Warehouse, selection: TrackedSe
     FROM ingest_runs
     QUALIFY row_number() OVER (PARTITION BY job ORDER BY started_at DESC, run_id DESC) = 1
     ORDER BY job`);
-  const byJob = new Map(runs.map((r) => [r.job as string, r as unknown as JobRunStatus]));
-  const names = [...JOB_NAMES, ...[...byJob.keys()].filter((j) => !(JOB_NAMES as readonly string[]).includes(j)).sort()];
-  const jobs = names.map((job) => byJob.get(job) ?? {
-    job, run_id: null, started_at: null, finished_at: null, status: 'never', rows_inserted: null, rows_updated: null, error: null,
+  const byJob = new Map(runs.map((r) => [r.job as string, r]));
+  const busy = [
+    ...(await warehouse.all('SELECT job, attempted_at FROM busy_attempts')).map((r) => ({ job: r.job as string, at: Date.parse(r.attempted_at as string) })),
+    ...pendingBusy.map((a) => ({ job: a.job, at: Date.parse(a.attempted_at) })),
+  ];
+  const known = new Set([...byJob.keys(), ...busy.map((b) => b.job)]);
+  const names = [...JOB_NAMES, ...[...known].filter((j) => !(JOB_NAMES as readonly string[]).includes(j)).sort()];
+  const jobs = names.map((job): JobRunStatus => {
+    const run = byJob.get(job);
+    const since = run ? Date.parse(run.started_at as string) : -Infinity;
+    const attempts = busy.filter((b) => b.job === job && b.at > since).map((b) => b.at);
+    const last = attempts.length > 0 ? formatUtc(new Date(Math.max(...attempts))) : null;
+    if (!run) {
+      return {
+        job, run_id: null, started_at: null, finished_at: null, status: attempts.length > 0 ? 'busy' : 'never',
+        rows_inserted: null, rows_updated: null, error: null, busy_attempts: attempts.length, last_busy_at: last,
+      };
+    }
+    return { ...(run as unknown as JobRunStatus), busy_attempts: attempts.length, last_busy_at: last };
   });
   return { now: formatUtc(now), tariffs, jobs };
 }

@@ -247,7 +247,11 @@ function memoryLimitValue(value: string): string {
   return value;
 }
 
-async function openInstance(path: string, readOnly: boolean, busyTimeoutMs: number, shown: string): Promise<DuckDBInstance> {
+/** A DuckDB instance on `path`, retried every 200 ms while another process holds the file; after
+ *  busyTimeoutMs, DatabaseBusyError naming `shown` (with `busyMessage` when given). */
+export async function openInstance(
+  path: string, readOnly: boolean, busyTimeoutMs: number, shown: string, busyMessage?: (holder: string) => string,
+): Promise<DuckDBInstance> {
   const config: Record<string, string> = {};
   if (readOnly) config.access_mode = 'READ_ONLY';
   const deadline = Date.now() + busyTimeoutMs;
@@ -261,7 +265,10 @@ async function openInstance(path: string, readOnly: boolean, busyTimeoutMs: numb
         if (storage !== error) throw storage;
         throw new TariffsError('DB_OPEN', `cannot open database ${shown}: ${message}`, { cause: error });
       }
-      if (Date.now() >= deadline) throw new DatabaseBusyError(shown, { cause: error });
+      if (Date.now() >= deadline) {
+        const holder = /PID (\d+)/.exec(message)?.[1];
+        throw new DatabaseBusyError(shown, { cause: error, message: busyMessage?.(holder ? `process ${holder}` : 'another process') });
+      }
       await new Promise((r) => setTimeout(r, 200));
     }
   }

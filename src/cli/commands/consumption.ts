@@ -5,8 +5,8 @@ import type { Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { importConsumptionFile } from '../../ingest/importConsumptionFile.js';
 import { parseMeter } from '../../ingest/parseMeter.js';
-import { Warehouse } from '../../store/Warehouse.js';
-import { configFrom, loggerFor, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
+import { WriteSession } from '../../store/WriteSession.js';
+import { busyTimeoutMsOf, configFrom, loggerFor, withBusyTimeout, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
 import { resolveFormat, writeRows } from '../output.js';
 import { action } from '../run.js';
 
@@ -15,6 +15,7 @@ interface ImportFlags extends CommonFlags {
   export?: boolean;
   gas?: boolean;
   unit?: string;
+  busyTimeout?: string;
 }
 
 export function register(program: Command): void {
@@ -30,7 +31,7 @@ export function register(program: Command): void {
     .option('--export', 'an export meter (generation sold; its cost is an earning)')
     .option('--gas', 'a gas meter point (MPRN)')
     .option('--unit <unit>', 'the file\'s unit: kwh (default) or m3 (gas meters that report volume)');
-  withFormat(withConfig(withDb(importCommand)));
+  withBusyTimeout(withFormat(withConfig(withDb(importCommand))));
   importCommand.addHelpText('after', `
 Accepted headers (case and spaces after commas do not matter):
   Consumption (kwh), Estimated Cost Inc. Tax (p), Standing Charge Inc. Tax (p), Start, End
@@ -53,15 +54,16 @@ last_interval_end}. Exit status: 0 stored, 1 a bad row or failure, 2 bad usage, 
     const config = configFrom(flags);
     const text = await readInput(file);
     const logger = loggerFor(config).child({ job: 'consumption-import' });
-    const warehouse = await Warehouse.open(config.db, { logger });
+    const session = await WriteSession.open(config.db, { logger, busyTimeoutMs: busyTimeoutMsOf(flags), purpose: 'consumption-import' });
     try {
-      const summary = await importConsumptionFile(warehouse, {
+      const summary = await importConsumptionFile(session.warehouse, {
         text, source: file === '-' ? 'stdin' : file, meter, isExport: flags.export === true,
         fuel: flags.gas ? 'gas' : 'electricity', unit, calorificValue: config.gasCalorificValue, logger,
       });
+      await session.publish();
       writeRows([{ ...summary }], format);
     } finally {
-      warehouse.close();
+      session.close();
     }
   }));
 }

@@ -6,8 +6,8 @@ import { compactFields, describeEventCatalog } from '../../events/describeEventC
 import { loadEventCatalog } from '../../events/loadEventCatalog.js';
 import { LOAD_DEFAULTS, loadEvents, type LoadSummary } from '../../events/loadEvents.js';
 import { openEventInput } from '../../events/openEventInput.js';
-import { Warehouse } from '../../store/Warehouse.js';
-import { configFrom, interruptSignal, loggerFor, withDb, type CommonFlags } from '../common.js';
+import { WriteSession } from '../../store/WriteSession.js';
+import { busyTimeoutMsOf, configFrom, interruptSignal, loggerFor, withBusyTimeout, withDb, type CommonFlags } from '../common.js';
 import { exitCodeOfSignal } from '../earlySignals.js';
 import { render, resolveFormat, writeRows } from '../output.js';
 import { action } from '../run.js';
@@ -48,7 +48,7 @@ export function register(program: Command): void {
     .option('--format <format>', 'summary as table or json (default: table on a terminal, json when piped)')
     .option('--batch-size <lines>', `lines per transaction (default ${LOAD_DEFAULTS.batchSize})`, positiveInteger('--batch-size'))
     .option('--stats', 'add lines, seconds, lines_per_second and max_rss_mb to the summary');
-  withDb(load);
+  withBusyTimeout(withDb(load));
   load.addHelpText('after', `
 Each line: {"id"?, "event_type", "payload_version", "occurred_at"?, "payload"}, checked against the
 catalog entry <event_type>-<payload_version> (see \`tariffs events catalog\`). A line whose id is
@@ -66,10 +66,12 @@ database, 130/143 interrupted (the batches stored are kept: re-run to continue).
       const config = configFrom(flags);
       const logger = loggerFor(config).child({ job: 'events-load' });
       const input = await openEventInput(file);
-      const warehouse = await Warehouse.open(config.db, { logger }).catch((error: unknown) => {
-        input.stream.destroy();
-        throw error;
-      });
+      const session = await WriteSession.open(config.db, { logger, busyTimeoutMs: busyTimeoutMsOf(flags), purpose: 'events-load' })
+        .catch((error: unknown) => {
+          input.stream.destroy();
+          throw error;
+        });
+      const warehouse = session.warehouse;
       const interrupt = interruptSignal(logger);
       try {
         // Without a limit DuckDB keeps every block it writes cached (up to 80% of RAM), so the
@@ -92,6 +94,7 @@ database, 130/143 interrupted (the batches stored are kept: re-run to continue).
             max_rss_mb: Math.round(process.resourceUsage().maxRSS / 1024),
           };
         }
+        await session.publish();
         writeLoadSummary(output, format);
         const signal = interrupt.received();
         if (signal) return exitCodeOfSignal(signal);
@@ -99,13 +102,14 @@ database, 130/143 interrupted (the batches stored are kept: re-run to continue).
       } finally {
         interrupt.dispose();
         input.stream.destroy();
-        warehouse.close();
+        session.close();
       }
     }),
   );
 }
 
 interface LoadFlags extends CommonFlags {
+  busyTimeout?: string;
   batchSize?: number;
   stats?: boolean;
 }

@@ -5,7 +5,10 @@ import { parseTariffCode } from '../../api/tariffCodes.js';
 import { runIngest } from '../../ingest/ingest.js';
 import { parseUserDateTime } from '../../time/index.js';
 import { action } from '../run.js';
-import { collect, configFrom, formatOf, interruptSignal, loggerFor, withApi, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
+import {
+  busyTimeoutMsOf, collect, configFrom, formatOf, interruptSignal, loggerFor, withApi, withBusyTimeout, withConfig, withDb, withFormat,
+  type CommonFlags,
+} from '../common.js';
 import { exitCodeOfSignal } from '../earlySignals.js';
 import { createProgressBar } from '../progressBar.js';
 import { writeRows } from '../output.js';
@@ -19,6 +22,7 @@ interface IngestFlags extends CommonFlags {
   to?: string;
   products: boolean;
   consumption: boolean;
+  busyTimeout?: string;
 }
 
 export function register(program: Command): void {
@@ -33,7 +37,7 @@ export function register(program: Command): void {
     .option('--to <when>', 'window end (exclusive), same forms as --from')
     .option('--no-products', 'do not refresh the products list')
     .option('--no-consumption', "with --account: do not fetch the account's meters' consumption (config consumption: false)");
-  withConfig(withApi(withDb(withFormat(command))));
+  withBusyTimeout(withConfig(withApi(withDb(withFormat(command)))));
   command.addHelpText('after', `
 Without --from, each tariff continues from its last stored slot (re-reading a short look-back to
 catch revisions); a tariff never seen starts at the config's default_from (else two years back).
@@ -44,8 +48,10 @@ empty are reported in the summary's "empty", with a hint from the product's deta
 A run stops after max_run_seconds (config; 1800 by default, 0 = no limit) as on SIGTERM: the
 current write finishes, the run is recorded as interrupted; the next run continues from there.
 Exit status: 0 all required rates stored, 1 a tariff failed (the others are stored) or the run
-hit max_run_seconds, 2 bad usage, 75 another process is writing the database (nothing written),
-130/143 interrupted.
+hit max_run_seconds, 2 bad usage, 75 another tariffs job kept writing the database for longer
+than --busy-timeout (nothing written), 130/143 interrupted.
+The job writes a working file of its own (.NAME.job/ beside --db) and publishes --db when it
+changed (copy, fsync, atomic rename): readers of --db are never locked out, nor lock the job out.
 With --account, the account's meter points, agreements and half-hourly consumption are stored too
 (meter_points, agreements, consumption), each meter continuing from its last reading less 7 days
 (late reads); consumption endpoints a server does not offer (404/410/400, or retries exhausted)
@@ -73,12 +79,13 @@ Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account ne
     for (const code of flags.tariff ?? []) parseTariffCode(code, '--tariff');
     for (const code of config.tariffs) parseTariffCode(code, `${config.file ?? 'config'}: tariffs`);
     const format = formatOf(flags);
+    const busyTimeoutMs = busyTimeoutMsOf(flags);
     const interrupt = interruptSignal(logger);
     const progress = createProgressBar('ingest');
     try {
       let summary;
       try {
-        summary = await runIngest(request, { config, logger, signal: interrupt.signal, progress });
+        summary = await runIngest(request, { config, logger, signal: interrupt.signal, progress, busyTimeoutMs });
       } catch (error) {
         const sig = interrupt.received();
         if (!sig) throw error;

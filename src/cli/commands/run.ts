@@ -24,7 +24,7 @@ export function register(program: Command): void {
     .description('run one scheduled job once (for system cron or a systemd timer)')
     .argument('<job>', `the job: ${JOBS.map((j) => j.name).join(', ')}`)
     .option('--day-ahead', 'rates only: fetch only while tomorrow is incomplete (the day-ahead watch)')
-    .option('--busy-timeout <seconds>', 'how long to wait for another process to release the database', '10')
+    .option('--busy-timeout <seconds>', 'how long to wait while another tariffs job is writing the database, then exit 75', '10')
     .option('--no-follow-ups', 'do not run the reports after a run that stored new rates (also off when schedules.reports is "off")');
   withConfig(withApi(withDb(withFormat(command))));
   command.addHelpText('after', `

@@ -16,6 +16,7 @@ interface ScheduleFlags extends CommonFlags {
   now?: string;
   hours: string;
   busyTimeout: string;
+  busyRetry: string;
   stopTimeout: string;
 }
 
@@ -30,8 +31,11 @@ run as a follow-up either):
 
 One job runs at a time; the others queue. Ticks never stack: a tick of a queued job joins that
 run (rates and day_ahead at 16:00 make one run), a tick of the schedule that started the running
-run is dropped. A failing job skips its next 1, 2, 4 … 16 ticks; one success resets that. The database is open only while a job works; a job that finds it
-busy retries for --busy-timeout seconds. SIGTERM/SIGINT: stop ticking, wait up to
+run is dropped. A failing job skips its next 1, 2, 4 … 16 ticks; one success resets that.
+Readers of --db (analysts' sessions, exports) never hold a job up: a job writes a working file of
+its own and publishes --db when done. A job that finds another tariffs job writing waits up to
+--busy-timeout seconds, then is asked for again --busy-retry seconds later; that is not a failure
+(no tick is skipped) and tariffs status shows the attempts. SIGTERM/SIGINT: stop ticking, wait up to
 --stop-timeout seconds for the running job, then interrupt it (what it committed is kept);
 exit 0. A second signal interrupts at once.
 
@@ -50,7 +54,8 @@ export function register(program: Command): void {
     .option('--list', "print each job's fire times over the next --hours and exit")
     .option('--now <when>', 'with --list: list from this instant instead of now (ISO 8601)')
     .option('--hours <n>', 'with --list: how far ahead', '48')
-    .option('--busy-timeout <seconds>', 'how long a job waits for another process to release the database', '30')
+    .option('--busy-timeout <seconds>', 'how long a job waits while another tariffs job is writing the database', '30')
+    .option('--busy-retry <seconds>', 'after such a wait, run the job again this much later (not counted as a failure)', '60')
     .option('--stop-timeout <seconds>', 'on SIGTERM, how long to let the running job finish before interrupting it', '60');
   withConfig(withApi(withDb(withFormat(command))));
   command.addHelpText('after', HELP);
@@ -70,7 +75,8 @@ export function register(program: Command): void {
     const busyTimeoutMs = seconds(flags.busyTimeout, '--busy-timeout') * 1000;
     const graceMs = seconds(flags.stopTimeout, '--stop-timeout') * 1000;
     const logger = loggerFor(config);
-    const scheduler = new Scheduler({ jobs: JOBS, config, logger, busyTimeoutMs });
+    const busyRetryMs = seconds(flags.busyRetry, '--busy-retry') * 1000;
+    const scheduler = new Scheduler({ jobs: JOBS, config, logger, busyTimeoutMs, busyRetryMs });
     if (config.tariffs.length + config.products.length + config.accounts.length === 0) {
       logger.warn('nothing tracked: the config lists no tariffs, products or accounts (rates runs will be skipped)');
     }

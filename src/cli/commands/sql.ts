@@ -4,8 +4,9 @@ import { Command } from 'commander';
 import { rowsToJs } from '../../store/rowsToJs.js';
 import { vacuumWarehouse } from '../../store/vacuumWarehouse.js';
 import { Warehouse } from '../../store/Warehouse.js';
+import { WriteSession } from '../../store/WriteSession.js';
 import { action } from '../run.js';
-import { configFrom, formatOf, loggerFor, withDb, withFormat, type CommonFlags } from '../common.js';
+import { busyTimeoutMsOf, configFrom, formatOf, loggerFor, withBusyTimeout, withDb, withFormat, type CommonFlags } from '../common.js';
 import { writeRows } from '../output.js';
 
 async function query(flags: CommonFlags, sql: string): Promise<void> {
@@ -46,22 +47,26 @@ export function register(program: Command): void {
 
   const migrate = program.command('migrate').description('create or upgrade the warehouse schema (ingest does this too)')
     .option('--vacuum', 'also rewrite the file compactly (gives back the space kills and rewrites left)');
-  withDb(migrate);
+  withBusyTimeout(withDb(migrate));
   migrate.addHelpText('after', `
---vacuum copies everything into a fresh file beside the database (room for one more copy is
-needed), checks it table by table and renames it over the original; CHECKPOINT and VACUUM do not
-shrink a DuckDB file. Exit 75 while another process is writing the database.`);
-  migrate.action(action(async (flags: CommonFlags & { vacuum?: boolean }) => {
+--vacuum copies everything into a fresh file beside the job's working file (room for one more
+copy is needed), checks it table by table, renames it over the working file and publishes it as
+the database; CHECKPOINT and VACUUM do not shrink a DuckDB file. Readers are never locked out;
+exit 75 when another tariffs job is writing for longer than --busy-timeout.`);
+  migrate.action(action(async (flags: CommonFlags & { vacuum?: boolean; busyTimeout?: string }) => {
     const config = configFrom(flags);
-    const warehouse = await Warehouse.open(config.db, { logger: loggerFor(config) });
+    const session = await WriteSession.open(config.db, { logger: loggerFor(config), busyTimeoutMs: busyTimeoutMsOf(flags), purpose: 'migrate' });
     try {
       if (flags.vacuum) {
-        const { bytesBefore, bytesAfter } = await vacuumWarehouse(warehouse);
+        const { bytesBefore, bytesAfter } = await vacuumWarehouse(session.warehouse);
+        await session.reopen(); // the copy's views and macros are made again
+        await session.publish();
         process.stdout.write(`${config.db}: schema up to date; vacuumed ${megabytes(bytesBefore)} -> ${megabytes(bytesAfter)}\n`);
         return;
       }
+      await session.publish();
     } finally {
-      warehouse.close();
+      session.close();
     }
     process.stdout.write(`${config.db}: schema up to date\n`);
   }));

@@ -3,7 +3,9 @@
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../../errors.js';
 import { warehouseStatus } from '../../schedule/warehouseStatus.js';
+import { readBusyAttempts } from '../../store/busyAttempts.js';
 import { Warehouse } from '../../store/Warehouse.js';
+import { jobPaths } from '../../store/WriteSession.js';
 import { formatLocal, localMinutesOfDay, parseUserDateTime } from '../../time/index.js';
 import type { WarehouseStatus } from '../../schedule/warehouseStatus.js';
 import { action } from '../run.js';
@@ -30,13 +32,16 @@ every tariff fetched so far); without one, every tariff with stored rates. JSON 
 object: {"now", "tariffs": [...], "jobs": [...]}. gaps_7d counts missing half-hours between the
 first and the last stored slot of the last 7 local days. missing_optional lists the optional
 resources (standing charges, product detail) that the latest attempt could not get, with the HTTP
-status; they are asked for again once a day. Exit 75 if a job held the database
-for longer than --busy-timeout.
+status; they are asked for again once a day. Each job's row also counts the attempts since its
+latest run that found another tariffs job writing (busy_attempts, last_busy_at): they are retried
+soon, not failures. Jobs never lock this command out (they write a working file and publish);
+exit 75 only if another program holds the database open for writing for longer than --busy-timeout.
 
 --check (for monitoring, e.g. a Nagios or healthchecks probe): exit 0 when all is well, 1 when a
 tracked tariff has no rates, is stale (a half-hourly tariff with nothing stored for today), has
 gaps in the last 7 days, or is missing tomorrow after 20:00 Europe/London (day-ahead prices are
-published by then), or when the latest run of a job failed; each problem is one line on stderr.`);
+published by then), or when the latest run of a job failed, or its latest attempts found the
+database busy; each problem is one line on stderr.`);
   command.action(action(async (flags: StatusFlags) => {
     const config = configFrom(flags);
     const format = formatOf(flags);
@@ -46,7 +51,7 @@ published by then), or when the latest run of a job failed; each problem is one 
     const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config), busyTimeoutMs: busySeconds * 1000 });
     let status;
     try {
-      status = await warehouseStatus(warehouse, config, now);
+      status = await warehouseStatus(warehouse, config, now, readBusyAttempts(jobPaths(config.db).busyLog));
     } finally {
       warehouse.close();
     }
@@ -84,6 +89,9 @@ export function statusProblems(status: WarehouseStatus, now: Date): string[] {
   }
   for (const j of status.jobs) {
     if (j.status === 'failed' || j.status === 'partial') problems.push(`job ${j.job}: the latest run (${j.run_id}) ended ${j.status}${j.error ? `: ${j.error}` : ''}`);
+    if (j.busy_attempts > 0) {
+      problems.push(`job ${j.job}: ${j.busy_attempts} attempt(s) since its latest run found another tariffs job writing the database (latest ${j.last_busy_at})`);
+    }
   }
   return problems;
 }
