@@ -8,6 +8,7 @@ import { analyticsBench } from './analyticsBench.js';
 import { costBench } from './costBench.js';
 import { eventsBench } from './eventsBench.js';
 import { ingestBench } from './ingestBench.js';
+import { publishBench } from './publishBench.js';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
@@ -24,7 +25,9 @@ async function duckdbVersion(): Promise<string> {
 }
 
 type Section = (quick: boolean, log: (line: string) => void) => Promise<{ results: Record<string, number>; details: Record<string, unknown> }>;
-const sections: Record<string, Section> = { ingest: ingestBench, analytics: analyticsBench, cost: costBench, events: eventsBench };
+const sections: Record<string, Section> = {
+  ingest: ingestBench, analytics: analyticsBench, cost: costBench, events: eventsBench, publish: publishBench,
+};
 
 const started = performance.now();
 const results: Record<string, number> = {};
