@@ -146,7 +146,9 @@ describe('tariffs schedule: SIGTERM in the middle of a job, and a second writer'
     scheduler.stop('SIGTERM');
     expect(await scheduler.exited).toEqual({ code: 0, signal: null });
     expect(scheduler.lines.find((l) => l.msg === 'scheduler stopped')?.result).toBe('finished');
-    expect(await peek(db, "SELECT job, status, rows_inserted FROM ingest_runs ORDER BY run_id")).toEqual([
+    // On a loaded machine the first run may end before the signal lands and a tick start another:
+    // every run finished ok, and together they stored the series once.
+    expect(await peek(db, "SELECT job, status, sum(rows_inserted) AS rows_inserted FROM ingest_runs GROUP BY ALL")).toEqual([
       { job: 'rates', status: 'ok', rows_inserted: 81_403 },
     ]);
     expect(await peek(db, noDuplicates)).toEqual([]);
