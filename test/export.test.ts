@@ -57,13 +57,13 @@ describe('exportReports', () => {
     const headers = Object.fromEntries(REPORT_NAMES.map((n) => [n, csvLines(join(out, `${n}.csv`))[0]]));
     expect(headers).toMatchInlineSnapshot(`
       {
-        "cheapest_1h_per_day": "tariff_code,payment_method,rate_type,local_date,local_start,local_end,slots,mean_inc_vat,mean_exc_vat",
-        "cheapest_2h_per_day": "tariff_code,payment_method,rate_type,local_date,local_start,local_end,slots,mean_inc_vat,mean_exc_vat",
-        "cheapest_4h_per_day": "tariff_code,payment_method,rate_type,local_date,local_start,local_end,slots,mean_inc_vat,mean_exc_vat",
-        "daily_stats": "tariff_code,payment_method,rate_type,local_date,day_start_local,slots,expected_slots,min_inc_vat,max_inc_vat,mean_inc_vat,median_inc_vat,p10_inc_vat,p90_inc_vat,peak_mean_inc_vat,off_peak_mean_inc_vat,mean_exc_vat,negative_slots",
+        "cheapest_1h_per_day": "tariff_code,payment_method,rate_type,local_date,local_start,start_utc,local_end,end_utc,slots,mean_inc_vat,mean_exc_vat",
+        "cheapest_2h_per_day": "tariff_code,payment_method,rate_type,local_date,local_start,start_utc,local_end,end_utc,slots,mean_inc_vat,mean_exc_vat",
+        "cheapest_4h_per_day": "tariff_code,payment_method,rate_type,local_date,local_start,start_utc,local_end,end_utc,slots,mean_inc_vat,mean_exc_vat",
+        "daily_stats": "tariff_code,payment_method,rate_type,local_date,day_start_local,day_start_utc,slots,expected_slots,min_inc_vat,max_inc_vat,mean_inc_vat,median_inc_vat,p10_inc_vat,p90_inc_vat,peak_mean_inc_vat,off_peak_mean_inc_vat,mean_exc_vat,negative_slots",
         "monthly_stats": "tariff_code,payment_method,rate_type,month,days,slots,expected_slots,min_inc_vat,max_inc_vat,mean_inc_vat,median_inc_vat,p10_inc_vat,p90_inc_vat,peak_mean_inc_vat,off_peak_mean_inc_vat,mean_exc_vat,negative_slots",
-        "negative_runs": "tariff_code,payment_method,rate_type,local_date,local_start,local_end,slots,min_inc_vat,mean_inc_vat,mean_exc_vat",
-        "negative_slots": "tariff_code,payment_method,rate_type,local_date,settlement_period,local_start,local_end,value_inc_vat,value_exc_vat",
+        "negative_runs": "tariff_code,payment_method,rate_type,local_date,local_start,start_utc,local_end,end_utc,slots,min_inc_vat,mean_inc_vat,mean_exc_vat",
+        "negative_slots": "tariff_code,payment_method,rate_type,local_date,settlement_period,local_start,start_utc,local_end,end_utc,value_inc_vat,value_exc_vat",
       }
     `);
   });

@@ -75,9 +75,10 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
       await warehouse.run(`CREATE OR REPLACE TEMP TABLE export_rows AS ${report.query}`, params).catch((error: unknown) => {
         throw new TariffsError('EXPORT_QUERY', `report ${report.name}: ${(error as Error).message}`, { cause: error });
       });
+      const instants = await instantColumns(warehouse, 'export_rows');
       for (const format of tableFormats) {
         const path = join(options.outDir, `${report.name}.${format}`);
-        const rows = await copyToFile(warehouse, 'SELECT * FROM export_rows', {}, path, format);
+        const rows = await copyToFile(warehouse, selectRows('export_rows', format, instants), {}, path, format);
         files.push({ path, rows, format });
       }
       await warehouse.run('DROP TABLE export_rows');
@@ -95,6 +96,23 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
   } finally {
     warehouse.close();
   }
+}
+
+/** The TIMESTAMPTZ columns of `table` (the reports' `_utc` instants), in column order. */
+async function instantColumns(warehouse: Warehouse, table: string): Promise<string[]> {
+  const columns = await warehouse.all(`DESCRIBE ${table}`);
+  return columns.filter((c) => c.column_type === 'TIMESTAMP WITH TIME ZONE').map((c) => c.column_name as string);
+}
+
+/**
+ * The rows of `table` as `format` gets them. Parquet keeps instants as timestamps adjusted to UTC;
+ * CSV spells them ISO 8601 in UTC (`2024-10-27T00:30:00Z`), the same whatever the session's TimeZone
+ * (DuckDB's own CSV text would follow it and read `2024-10-27 00:30:00+00`).
+ */
+function selectRows(table: string, format: TableFormat, instants: readonly string[]): string {
+  if (format !== 'csv' || instants.length === 0) return `SELECT * FROM ${table}`;
+  const utcText = instants.map((c) => `strftime(timezone('UTC', "${c}"), '%Y-%m-%dT%H:%M:%SZ') AS "${c}"`);
+  return `SELECT * REPLACE (${utcText.join(', ')}) FROM ${table}`;
 }
 
 function checkFormats(formats: readonly string[]): ExportFormat[] {

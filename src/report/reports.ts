@@ -2,7 +2,9 @@
 // only selects, formats and orders; the numbers come from the views). Every query binds the
 // parameters of exportScope.ts and ends in an ORDER BY over a unique key, so files are reproducible.
 // Prices are DECIMAL(10,4) (fixed 4 decimals in CSV, see priceSql.ts), times Europe/London ISO 8601
-// with offset.
+// with offset, each followed by the same instant as TIMESTAMPTZ named with `local` dropped and
+// `_utc` added (local_start → start_utc, day_start_local → day_start_utc): a UTC timestamp in
+// Parquet, ISO 8601 `…Z` text in CSV (exportReports.ts formats it).
 // The columns are documented in README.md (section Exports): change both together.
 import { PRICE_STAT_COLUMNS, priceSql } from '../analytics/priceSql.js';
 
@@ -36,6 +38,7 @@ const dailyStats: ReportDefinition = {
   query: `
 SELECT s.tariff_code, s.payment_method, s.rate_type, s.local_date,
        london_iso(d.day_start) AS day_start_local,
+       d.day_start AS day_start_utc,
        CAST(s.slots AS INTEGER) AS slots,
        CAST(s.expected_slots AS INTEGER) AS expected_slots,
        ${priceStats('s.')},
@@ -52,7 +55,8 @@ function cheapestPerDay(hours: number): ReportDefinition {
     name: `cheapest_${hours}h_per_day`,
     query: `
 SELECT w.tariff_code, w.payment_method, w.rate_type, w.local_date,
-       w.local_start, w.local_end,
+       w.local_start, w.start AS start_utc,
+       w.local_end, w."end" AS end_utc,
        CAST(w.slots AS INTEGER) AS slots,
        ${P('w.mean_inc_vat')} AS mean_inc_vat,
        ${P('w.mean_exc_vat')} AS mean_exc_vat
@@ -69,7 +73,9 @@ const negativeSlots: ReportDefinition = {
 SELECT tariff_code, payment_method, rate_type, local_date,
        CAST(settlement_period AS INTEGER) AS settlement_period,
        london_iso(slot_start) AS local_start,
+       slot_start AS start_utc,
        london_iso(slot_end) AS local_end,
+       slot_end AS end_utc,
        ${P('value_inc_vat')} AS value_inc_vat,
        ${P('value_exc_vat')} AS value_exc_vat
 FROM negative_slots
@@ -82,7 +88,9 @@ const negativeRuns: ReportDefinition = {
   query: `
 SELECT tariff_code, payment_method, rate_type, local_date,
        local_start,
+       start AS start_utc,
        local_end,
+       "end" AS end_utc,
        CAST(slots AS INTEGER) AS slots,
        ${P('min_inc_vat')} AS min_inc_vat,
        ${P('mean_inc_vat')} AS mean_inc_vat,
