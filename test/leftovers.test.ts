@@ -1,10 +1,11 @@
-// Leftovers of killed runs: the spill folder `<db>.tmp/` a SIGKILL leaves is removed by the next
-// run that holds the write lock, and `tariffs migrate --vacuum` gives back the space that kills
+// Leftovers of killed runs: the spill folder a SIGKILL leaves beside the job's working file is
+// removed by the next run that holds the writers' lock, and `tariffs migrate --vacuum` gives back the space that kills
 // and rewrites left in the file, keeping every row, view, macro and the run-id sequence.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
+import { jobPaths } from '../src/store/WriteSession.js';
 import { CLI, runCli } from './helpers/runCli.js';
 import { query, ratesFingerprint, tempDir } from './helpers/warehouseTools.js';
 
@@ -19,9 +20,16 @@ const args = ['ingest', ...TARIFFS.flatMap((t) => ['--tariff', t]), '--from', '2
 function killedAfter(ms: number): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { stdio: 'ignore', env: { ...process.env, TARIFFS_LOG_LEVEL: 'silent' } });
-    const timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    // killed `ms` after it has published --db (at its start): a loaded machine may take longer to get there
+    let timer: NodeJS.Timeout | undefined;
+    const poll = setInterval(() => {
+      if (!existsSync(db)) return;
+      clearInterval(poll);
+      timer = setTimeout(() => child.kill('SIGKILL'), ms);
+    }, 20);
     child.on('error', reject);
     child.on('close', () => {
+      clearInterval(poll);
       clearTimeout(timer);
       resolve();
     });
@@ -41,19 +49,21 @@ describe('leftovers of killed runs', () => {
   it('no spill folder survives the next run', async () => {
     sandbox.setLatency(60);
     try {
-      for (const ms of [900, 1600, 2400]) await killedAfter(ms);
+      for (const ms of [100, 800, 1600]) await killedAfter(ms);
     } finally {
       sandbox.setLatency(0);
     }
-    // what a process killed while spilling leaves (DuckDB names its spill files so)
-    mkdirSync(`${db}.tmp`, { recursive: true });
-    writeFileSync(`${db}.tmp/duckdb_temp_storage_S32K-0.tmp`, Buffer.alloc(256 * 1024));
+    // what a process killed while spilling leaves (DuckDB names its spill files so), beside the
+    // file the job writes: its working file
+    const spill = `${jobPaths(db).work}.tmp`;
+    mkdirSync(spill, { recursive: true });
+    writeFileSync(`${spill}/duckdb_temp_storage_S32K-0.tmp`, Buffer.alloc(256 * 1024));
     // a reader never touches it: it cannot know whether a writer is spilling
     expect((await runCli(['sql', '--db', db, 'SELECT 1 AS x'])).code).toBe(0);
-    expect(existsSync(`${db}.tmp`)).toBe(true);
+    expect(existsSync(spill)).toBe(true);
     const rerun = await runCli(args);
     expect(rerun.code).toBe(0);
-    expect(existsSync(`${db}.tmp`)).toBe(false);
+    expect(existsSync(spill)).toBe(false);
   });
 
   it('`tariffs migrate --vacuum` shrinks the file and keeps rows, views, macros and the run ids', async () => {

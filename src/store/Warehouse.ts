@@ -28,6 +28,8 @@ export interface OpenOptions {
   template?: string | false;
   /** Checkpoints leave row groups as they are (DuckDB's max_vacuum_tasks = 0): see runIngest. */
   keepRowGroups?: boolean;
+  /** The name errors give the file (a job's working file is named by the `--db` it publishes). */
+  displayName?: string;
 }
 
 export class SchemaError extends TariffsError {
@@ -45,7 +47,10 @@ interface SqlFile {
 
 export class Warehouse {
   private constructor(
+    /** The file as errors name it. */
     readonly file: string,
+    /** Where it is. */
+    readonly path: string,
     readonly instance: DuckDBInstance,
     readonly connection: DuckDBConnection,
     readonly readOnly: boolean,
@@ -63,7 +68,7 @@ export class Warehouse {
     const template = readOnly || options.sqlDirectory !== undefined ? false : options.template ?? warehouseTemplatePath();
     if (template !== false && seedFromTemplate(path, template)) {
       try {
-        return await Warehouse.openPath(file, path, options, logger, true);
+        return await Warehouse.openPath(options.displayName ?? file, path, options, logger, true);
       } catch (error) {
         if (error instanceof DatabaseBusyError) throw error;
         // a template DuckDB cannot use: the file (only the copy) is made the usual way
@@ -72,7 +77,7 @@ export class Warehouse {
         rmSync(`${path}.wal`, { force: true });
       }
     }
-    return Warehouse.openPath(file, path, options, logger, false);
+    return Warehouse.openPath(options.displayName ?? file, path, options, logger, false);
   }
 
   private static async openPath(file: string, path: string, options: OpenOptions, logger: Logger, seeded: boolean): Promise<Warehouse> {
@@ -83,7 +88,7 @@ export class Warehouse {
     if (!readOnly) removeStaleSpill(path, file, logger);
     const connection = await instance.connect();
     await connection.run("SET TimeZone = 'UTC'");
-    const warehouse = new Warehouse(file, instance, connection, readOnly, logger);
+    const warehouse = new Warehouse(file, path, instance, connection, readOnly, logger);
     try {
       await warehouse.prepareSchema(options.sqlDirectory ?? sqlDir());
       if (seeded) await connection.run('UPDATE schema_migrations SET applied_at = now()'); // this file's, not the build's

@@ -104,7 +104,7 @@ export class WriteSession {
    *  a vacuum: the schema work of an open runs again). */
   async reopen(): Promise<Warehouse> {
     this.current.close();
-    this.current = await Warehouse.open(this.paths.work, { ...this.options, busyTimeoutMs: 0 });
+    this.current = await Warehouse.open(this.paths.work, { ...this.options, busyTimeoutMs: 0, displayName: this.shown });
     return this.current;
   }
 
@@ -126,7 +126,7 @@ export class WriteSession {
     try {
       removeStaleCopies(paths);
       await adoptIfChanged(paths, db, busyTimeoutMs, logger);
-      const warehouse = await Warehouse.open(paths.work, { ...options, busyTimeoutMs: 0 });
+      const warehouse = await Warehouse.open(paths.work, { ...options, busyTimeoutMs: 0, displayName: db });
       const session = new WriteSession(warehouse, paths, db, lock, logger, options);
       try {
         await drainBusyAttempts(warehouse, paths.busyLog);

@@ -5,7 +5,7 @@
 // renamed over it while this process still holds the write lock, so no other process can open
 // the old file in between; a failure leaves the database as it was.
 import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { TariffsError } from '../errors.js';
 import { quoteIdentifier } from './quoteIdentifier.js';
 import type { Warehouse } from './Warehouse.js';
@@ -17,7 +17,7 @@ export interface VacuumResult {
 
 export async function vacuumWarehouse(warehouse: Warehouse): Promise<VacuumResult> {
   if (warehouse.readOnly) throw new TariffsError('DB_OPEN', `vacuum needs ${warehouse.file} open for writing`);
-  const path = resolve(warehouse.file);
+  const path = warehouse.path;
   const fresh = join(dirname(path), `.${basename(path)}.vacuum-${process.pid}.tmp`);
   rmSync(fresh, { force: true });
   rmSync(`${fresh}.wal`, { force: true });
