@@ -1,0 +1,78 @@
+// WriteSession on real DuckDB files: what it publishes, when it publishes nothing, how it adopts a
+// --db changed behind the job's back (a restored backup, an older tariffs writing it directly),
+// and that a --db removed by the user starts a new warehouse rather than coming back.
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Warehouse } from '../src/store/Warehouse.js';
+import { holdWriteLock, jobPaths, WriteSession } from '../src/store/WriteSession.js';
+import { query, tempDir } from './helpers/warehouseTools.js';
+
+const tmp = tempDir('tariffs-write-session-');
+afterAll(() => tmp.remove());
+
+const marks = async (db: string) => (await query(db, `SELECT job FROM ingest_runs ORDER BY run_id`)).map((r) => r.job);
+
+async function mark(session: WriteSession, job: string): Promise<void> {
+  await session.warehouse.run(`INSERT INTO ingest_runs (run_id, job, started_at, status) VALUES (nextval('ingest_run_ids'), $job, now(), 'ok')`, { job });
+}
+
+describe('WriteSession', () => {
+  it('publishes --db at once when there is none, then what each session changed, and nothing when nothing changed', async () => {
+    const db = tmp.file('a.duckdb');
+    const session = await WriteSession.open(db);
+    expect(existsSync(db)).toBe(true); // readers find a warehouse from the job's first moment
+    expect(await marks(db)).toEqual([]);
+    await mark(session, 'first');
+    expect(await marks(db)).toEqual([]); // not before the publish
+    expect((await session.finish()).published).toBe(true);
+    expect(await marks(db)).toEqual(['first']);
+    const inode = statSync(db).ino;
+    const again = await WriteSession.open(db);
+    expect((await again.finish()).published).toBe(false);
+    expect(statSync(db).ino).toBe(inode);
+    // nothing beside --db but the job's folder; no copies left
+    expect(readdirSync(tmp.dir).filter((f) => f.startsWith('.a.duckdb') || f.startsWith('a.duckdb'))).toEqual(['.a.duckdb.job', 'a.duckdb']);
+  });
+
+  it('adopts a --db written by something else, and starts afresh when --db was removed', async () => {
+    const db = tmp.file('b.duckdb');
+    const first = await WriteSession.open(db);
+    await mark(first, 'job');
+    await first.finish();
+    // written directly, as an older tariffs or a restored backup would leave it
+    const direct = await Warehouse.open(db);
+    await direct.run(`INSERT INTO ingest_runs (run_id, job, started_at, status) VALUES (nextval('ingest_run_ids'), 'direct', now(), 'ok')`);
+    direct.close();
+    const second = await WriteSession.open(db);
+    await mark(second, 'after');
+    await second.finish();
+    expect(await marks(db)).toEqual(['job', 'direct', 'after']);
+
+    rmSync(db, { force: true });
+    const fresh = await WriteSession.open(db);
+    await fresh.finish();
+    expect(await marks(db)).toEqual([]);
+  });
+
+  it('a second writer waits for the first, then fails busy after its timeout; readers never wait', async () => {
+    const db = tmp.file('c.duckdb');
+    const first = await WriteSession.open(db);
+    const started = Date.now();
+    await expect(WriteSession.open(db, { busyTimeoutMs: 300, purpose: 'second' })).rejects.toMatchObject({ code: 'DB_BUSY' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
+    // a reader of --db meanwhile
+    expect(await query(db, 'SELECT count(*) AS n FROM ingest_runs')).toEqual([{ n: 0 }]);
+    const waiting = WriteSession.open(db, { busyTimeoutMs: 60_000 });
+    await mark(first, 'first');
+    await first.finish();
+    const second = await waiting;
+    await mark(second, 'second');
+    await second.finish();
+    expect(await marks(db)).toEqual(['first', 'second']);
+    // the busy attempt was noted, and moved into busy_attempts by the next writer
+    expect(await query(db, 'SELECT job, waited_seconds FROM busy_attempts')).toEqual([{ job: 'second', waited_seconds: 0.3 }]);
+    expect(existsSync(jobPaths(db).busyLog)).toBe(false);
+    const release = await holdWriteLock(db);
+    release();
+  });
+});
