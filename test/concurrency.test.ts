@@ -115,14 +115,21 @@ describe('the daemon while an analyst keeps a read-only session open', () => {
     tmp.remove();
   });
 
-  it('completes every tick, a new session sees the new rows, and status lists the runs', async () => {
-    const db = tmp.file('warehouse.duckdb');
-    const config = writeConfig(tmp.file('tariffs.json'), {
-      db, base_url: sandbox.baseUrl, tariffs: [TODAY_TARIFF], default_from: '2026-03-28T00:00:00Z',
-      schedules: { rates: '*/3 * * * * *', day_ahead: 'off', products: 'off', reports: 'off' },
-    });
+  /** A config tracking TODAY_TARIFF in `db` with `rates` on `cron`, and the first run done. */
+  async function firstRun(name: string, cron: string): Promise<{ db: string; config: string }> {
+    const db = tmp.file(`${name}.duckdb`);
+    const config = configFor(name, db, cron);
     const first = await runCli(['run', 'rates', '--config', config, '--format', 'json']);
     expect(first.code, first.stderr).toBe(0);
+    return { db, config };
+  }
+  const configFor = (name: string, db: string, cron: string) => writeConfig(tmp.file(`${name}.json`), {
+    db, base_url: sandbox.baseUrl, tariffs: [TODAY_TARIFF], default_from: '2026-03-28T00:00:00Z',
+    schedules: { rates: cron, day_ahead: 'off', products: 'off', reports: 'off' },
+  });
+
+  it('completes every tick, a new session sees the new rows, and status lists the runs', async () => {
+    const { db, config } = await firstRun('warehouse', '*/3 * * * * *');
 
     const notebook = reader('hold', db, `SELECT count(*) AS n FROM unit_rates WHERE tariff_code = '${TODAY_TARIFF}'`);
     const held = jsonLines(notebook);
@@ -159,13 +166,7 @@ describe('the daemon while an analyst keeps a read-only session open', () => {
   }, 180_000);
 
   it('waits for another writer, then retries soon without skipping ticks; status shows the busy attempts', async () => {
-    const db = tmp.file('busy.duckdb');
-    const config = writeConfig(tmp.file('busy.json'), {
-      db, base_url: sandbox.baseUrl, tariffs: [TODAY_TARIFF], default_from: '2026-03-28T00:00:00Z',
-      schedules: { rates: '*/30 * * * *', day_ahead: 'off', products: 'off', reports: 'off' },
-    });
-    const first = await runCli(['run', 'rates', '--config', config, '--format', 'json']);
-    expect(first.code, first.stderr).toBe(0);
+    const { db, config } = await firstRun('busy', '*/30 * * * *');
     // another tariffs job: a process holding the writers' lock
     const holder = spawn(process.execPath, ['--input-type=module', '-e', `
       const { holdWriteLock } = await import(${JSON.stringify(new URL('../dist/src/store/WriteSession.js', import.meta.url).href)});
@@ -186,10 +187,7 @@ describe('the daemon while an analyst keeps a read-only session open', () => {
       // the daemon, ticking every 2 s while the writer is there: every tick tries (and waits
       // --busy-timeout), none is skipped for backing off; once the writer is gone a run succeeds
       sandbox.setVisibleUntil(new Date('2026-03-29T06:00:00Z'));
-      const daemonConfig = writeConfig(tmp.file('busy-daemon.json'), {
-        db, base_url: sandbox.baseUrl, tariffs: [TODAY_TARIFF], default_from: '2026-03-28T00:00:00Z',
-        schedules: { rates: '*/2 * * * * *', day_ahead: 'off', products: 'off', reports: 'off' },
-      });
+      const daemonConfig = configFor('busy-daemon', db, '*/2 * * * * *');
       const scheduler = startScheduler(['--config', daemonConfig, '--busy-timeout', '1', '--busy-retry', '1']);
       let busyRuns: number;
       try {
