@@ -24,7 +24,9 @@ spans AS (
 ),
 expected AS (
     SELECT s.tariff_code, s.payment_method, s.rate_type, d.local_date, d.slots AS day_slots,
-           CAST(epoch(least(d.day_end, s.last_end) - greatest(d.day_start, s.first_start)) // 1800 AS INTEGER) AS expected_slots
+           -- microseconds between two instants: TIMESTAMPTZ - TIMESTAMPTZ counts days in the
+           -- session's time zone, so a 23- or 25-hour day came out as 24 hours outside UTC
+           CAST((epoch_us(least(d.day_end, s.last_end)) - epoch_us(greatest(d.day_start, s.first_start))) // 1800000000 AS INTEGER) AS expected_slots
     FROM spans AS s
     JOIN london_days AS d ON d.day_end > s.first_start AND d.day_start < s.last_end
 )

@@ -8,6 +8,8 @@
 -- Four-rate EV tariffs (tariffs.night_start_minutes/night_end_minutes set): the night rate covers
 -- the half-hours whose Europe/London wall-clock start lies in the night band, the day rate the
 -- others, together one series (rate_type standard): their meter has one register.
+-- Any session TimeZone gives the same rows: instants are worked out as instants (epoch
+-- microseconds, minute intervals), local fields with timezone('Europe/London', …).
 CREATE OR REPLACE VIEW rate_slots AS
 WITH half_hourly AS (
     SELECT tariff_code, rate_type, payment_method,
@@ -22,8 +24,10 @@ long_rates AS (
            t.night_start_minutes AS night_start, t.night_end_minutes AS night_end,
            unnest(generate_series(
                l.valid_from,
+               -- the horizon: three days past today's UTC midnight, worked out on UTC wall time
+               -- (date_trunc and day intervals on a TIMESTAMPTZ follow the session's time zone)
                coalesce(l.valid_to, greatest(l.valid_from + INTERVAL 30 MINUTE,
-                                             date_trunc('day', now()) + INTERVAL 3 DAY)) - INTERVAL 30 MINUTE,
+                                             timezone('UTC', date_trunc('day', timezone('UTC', now())) + INTERVAL 3 DAY))) - INTERVAL 30 MINUTE,
                INTERVAL 30 MINUTE)) AS slot_start
     FROM long_unit_rates AS l
     LEFT JOIN tariffs AS t ON t.tariff_code = l.tariff_code AND t.night_start_minutes IS NOT NULL
@@ -52,7 +56,9 @@ expanded AS (
     SELECT l.tariff_code, l.rate_type, l.payment_method, l.slot_start,
            d.local_date, l.local_start,
            CAST(epoch(l.local_start - timezone('UTC', l.slot_start)) / 60 AS SMALLINT) AS utc_offset_minutes,
-           CAST(epoch(l.slot_start - d.day_start) / 1800 + 1 AS SMALLINT) AS settlement_period,
+           -- microseconds since the local day's start (TIMESTAMPTZ - TIMESTAMPTZ would count days
+           -- in the session's time zone)
+           CAST((epoch_us(l.slot_start) - epoch_us(d.day_start)) / 1800000000 + 1 AS SMALLINT) AS settlement_period,
            l.value_exc_vat, l.value_inc_vat
     FROM banded AS l
     JOIN london_days AS d ON d.local_date = CAST(l.local_start AS DATE)
