@@ -1,7 +1,9 @@
 // The demo's warehouse: every tariff the built-in sandbox serves and the sandbox account (meters,
 // agreements, the synthetic household's consumption), ingested from 2017-01-01 through
 // the real client and ingest code into a fresh DuckDB file. The file is built under a temporary
-// name and renamed over the target, which is only replaced if an earlier demo wrote it.
+// name and renamed over the target, which is only replaced if an earlier demo wrote it. The
+// ingest's working folder (WriteSession) goes with the build: the demo is done with it, and a
+// later writer of the file adopts it afresh.
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
@@ -10,6 +12,7 @@ import { TariffsError, UsageError } from '../errors.js';
 import { runIngest, type IngestSummary } from '../ingest/ingest.js';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox } from '../sandbox/startSandbox.js';
 import { Warehouse } from '../store/Warehouse.js';
+import { jobPaths } from '../store/WriteSession.js';
 
 /** The `job` of the demo's ingest runs: how an existing file is recognised as the demo's own. */
 export const DEMO_JOB = 'demo';
@@ -25,7 +28,9 @@ export async function buildDemoWarehouse(db: string, logger: Logger): Promise<De
   const dir = dirname(resolve(db));
   const tmpPrefix = `.${basename(db)}.tmp-`;
   // Left behind by a demo that was killed while ingesting.
-  if (existsSync(dir)) for (const f of readdirSync(dir)) if (f.startsWith(tmpPrefix)) rmSync(join(dir, f), { force: true });
+  if (existsSync(dir)) {
+    for (const f of readdirSync(dir)) if (f.startsWith(tmpPrefix) || f.startsWith(`.${tmpPrefix}`)) rmSync(join(dir, f), { recursive: true, force: true });
+  }
   const tmp = join(dir, `${tmpPrefix}${process.pid}`);
   const sandbox = await startSandbox({ logger });
   try {
@@ -46,11 +51,13 @@ export async function buildDemoWarehouse(db: string, logger: Logger): Promise<De
     }
     removeDatabase(db);
     renameSync(tmp, db);
+    rmSync(jobPaths(db).folder, { recursive: true, force: true });
     return { tariffs, ingest };
   } catch (error) {
     removeDatabase(tmp);
     throw error;
   } finally {
+    rmSync(jobPaths(tmp).folder, { recursive: true, force: true });
     await sandbox.close();
   }
 }
