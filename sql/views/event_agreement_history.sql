@@ -60,18 +60,26 @@ rolled_on AS (
 ),
 -- lifecycle.join-supplier.agreement.created: every element of agreements[] (JoinAgreement:
 -- id, valid_from, valid_to, product_code), with the account of the join; position = 1-based index.
+-- The index is unnested beside the list rather than taken from `unnest … WITH ORDINALITY`: a view
+-- using ORDINALITY is stored in a form DuckDB before 1.4 cannot read, and the whole file then
+-- fails to open there ("Serialization Error: … field id: 202"). No agreements (or none listed):
+-- no rows, as with unnest.
+join_events AS (
+    SELECT *, CAST(payload->'agreements' AS JSON[]) AS agreements
+    FROM agreement_events
+    WHERE event_type = 'lifecycle.join-supplier.agreement.created'
+),
 joined AS (
-    SELECT CAST(a.agreement->>'id' AS BIGINT) AS agreement_id,
+    SELECT CAST(e.agreements[i.position]->>'id' AS BIGINT) AS agreement_id,
            e.payload->>'account_number' AS account_number,
-           a.agreement->>'product_code' AS product_code,
-           a.agreement->>'valid_from' AS valid_from,
-           a.agreement->>'valid_to' AS valid_to,
+           e.agreements[i.position]->>'product_code' AS product_code,
+           e.agreements[i.position]->>'valid_from' AS valid_from,
+           e.agreements[i.position]->>'valid_to' AS valid_to,
            'created' AS status,
-           CAST(a.position AS INTEGER) AS position,
+           CAST(i.position AS INTEGER) AS position,
            e.event_type, e.event_id, e.occurred_at, e.loaded_at, e.source, e.line
-    FROM agreement_events AS e,
-         unnest(CAST(e.payload->'agreements' AS JSON[])) WITH ORDINALITY AS a(agreement, position)
-    WHERE e.event_type = 'lifecycle.join-supplier.agreement.created'
+    FROM join_events AS e,
+         unnest(range(1, len(e.agreements) + 1)) AS i(position)
 )
 SELECT * FROM single
 UNION ALL SELECT * FROM expiring

@@ -10,6 +10,7 @@ import { silentLogger } from '../log/createLogger.js';
 import { sqlDir, warehouseTemplatePath } from '../paths.js';
 import { rowsToJs, type JsRow } from './rowsToJs.js';
 import { asStorageError } from './StorageError.js';
+import { storageCompatibilityConfig } from './storageCompatibility.js';
 
 export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
 
@@ -257,7 +258,7 @@ function memoryLimitValue(value: string): string {
 export async function openInstance(
   path: string, readOnly: boolean, busyTimeoutMs: number, shown: string, busyMessage?: (holder: string) => string,
 ): Promise<DuckDBInstance> {
-  const config: Record<string, string> = {};
+  const config: Record<string, string> = storageCompatibilityConfig(); // files older DuckDB releases can read
   if (readOnly) config.access_mode = 'READ_ONLY';
   const deadline = Date.now() + busyTimeoutMs;
   for (;;) {

@@ -1,0 +1,91 @@
+// `node test/helpers/duckdbClientProbe.mjs <package> <db> <plan.json> <out.json>`: what one DuckDB
+// client (<package>: '@duckdb/node-api' or an aliased older release of it, see package.json) sees
+// in a warehouse file. Its own process, so that each DuckDB native library is loaded alone.
+// Plain JavaScript on purpose: it must run under `node` as is, and use only what every
+// @duckdb/node-api from 1.1.3-alpha on offers (DuckDBInstance.create, connect, runAndReadAll, getRows).
+//
+// It opens <db> READ_ONLY, lists the views and macros that are not DuckDB's own, and runs each
+// statement of the plan ({ name, sql, count }[]): SELECT count(*) over it (when count is set), and
+// its rows with every value normalised in SQL to what compares across versions (numbers as DOUBLE,
+// instants as epoch microseconds, dates and other scalars as text), in the order they come (the
+// comparison sorts them). The answer, or the error, of each statement is written to <out.json>;
+// the process exits 0 unless it could not even start (a file that does not open is an answer:
+// { open_error }).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+
+const [packageName, db, planFile, outFile] = process.argv.slice(2);
+if (!outFile) {
+  process.stderr.write('usage: duckdbClientProbe.mjs <package> <db> <plan.json> <out.json>\n');
+  process.exit(2);
+}
+const require = createRequire(import.meta.url);
+const plan = JSON.parse(readFileSync(planFile, 'utf8'));
+const { DuckDBInstance } = await import(pathToFileURL(require.resolve(packageName)).href);
+
+const out = { package: packageName };
+try {
+  const instance = await DuckDBInstance.create(db, { access_mode: 'READ_ONLY' });
+  const connection = await instance.connect();
+  const rows = async (sql) => (await connection.runAndReadAll(sql)).getRows();
+  // The session as tariffs' own (Warehouse.openPath): the views' local-day arithmetic is in UTC.
+  await connection.run("SET TimeZone = 'UTC'");
+  out.version = (await rows('SELECT version()'))[0][0];
+  out.views = (await rows(`SELECT view_name FROM duckdb_views() WHERE NOT internal AND NOT temporary ORDER BY 1`)).map((r) => r[0]);
+  out.macros = (await rows(`SELECT DISTINCT function_name FROM duckdb_functions()
+      WHERE NOT internal AND function_type IN ('macro', 'table_macro') ORDER BY 1`)).map((r) => r[0]);
+  out.results = {};
+  for (const { name, sql, count } of plan) {
+    const started = performance.now();
+    try {
+      const columns = (await rows(`DESCRIBE ${sql}`)).map((r) => ({ name: String(r[0]), type: String(r[1]) }));
+      const select = columns.map((c, i) => `${normalised(`q.${quote(c.name)}`, c.type)} AS c${i}`).join(', ');
+      const result = { columns: columns.map((c) => ({ name: c.name, kind: kindOf(c.type) })) };
+      if (count) result.count = Number((await rows(`SELECT count(*) FROM (${sql}) AS q`))[0][0]);
+      result.rows = (await rows(`SELECT ${select} FROM (${sql}) AS q`)).map((r) => r.map(plain));
+      out.results[name] = result;
+    } catch (error) {
+      out.results[name] = { error: String(error?.message ?? error) };
+    }
+    out.results[name].ms = Math.round(performance.now() - started); // for a slow statement's hunt
+  }
+} catch (error) {
+  out.open_error = String(error?.message ?? error);
+}
+writeFileSync(outFile, JSON.stringify(out));
+// Closing is left to the process's end: the close calls differ between these releases.
+process.exit(0);
+
+function quote(identifier) {
+  return `"${identifier.replaceAll('"', '""')}"`;
+}
+
+/** What a column's values are compared as, whatever exact type a version gives them. */
+function kindOf(type) {
+  if (/^(TINYINT|SMALLINT|INTEGER|BIGINT|HUGEINT|INT128|UTINYINT|USMALLINT|UINTEGER|UBIGINT|UHUGEINT|FLOAT|DOUBLE|DECIMAL)\b/.test(type)) return 'number';
+  if (/^TIMESTAMP/.test(type)) return 'instant';
+  if (/^(DATE|TIME|INTERVAL|VARCHAR|JSON|UUID)\b/.test(type)) return 'text';
+  if (type === 'BOOLEAN') return 'boolean';
+  // lists, structs, maps: none yet; their leaves would need the same treatment
+  throw new Error(`no normalisation for type ${type} (test/helpers/duckdbClientProbe.mjs)`);
+}
+
+/** `expression` of SQL type `type` as DOUBLE, BIGINT, BOOLEAN or VARCHAR. */
+function normalised(expression, type) {
+  switch (kindOf(type)) {
+    case 'number': return `CAST(${expression} AS DOUBLE)`;
+    case 'instant': return `epoch_us(${expression})`;
+    case 'boolean': return expression;
+    default: return `CAST(${expression} AS VARCHAR)`;
+  }
+}
+
+function plain(value) {
+  if (typeof value === 'bigint') {
+    if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) return value.toString();
+    return Number(value);
+  }
+  if (value === null || typeof value === 'number' || typeof value === 'string' || typeof value === 'boolean') return value;
+  return String(value);
+}
