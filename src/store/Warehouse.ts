@@ -14,6 +14,8 @@ import { storageCompatibilityConfig } from './storageCompatibility.js';
 
 export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
 
+const IN_MEMORY = ':memory:';
+
 export interface OpenOptions {
   readOnly?: boolean;
   logger?: Logger;
@@ -61,6 +63,8 @@ export class Warehouse {
   static async open(file: string, options: OpenOptions = {}): Promise<Warehouse> {
     const logger = options.logger ?? silentLogger();
     const readOnly = options.readOnly ?? false;
+    // DuckDB's name for a database in memory (for tools and tests), not a file of that name.
+    if (file === IN_MEMORY) return Warehouse.openPath(file, IN_MEMORY, { ...options, readOnly: false }, logger, false);
     const path = resolve(file);
     if (readOnly && !existsSync(path)) {
       throw new TariffsError('NO_DATABASE', `no database at ${file} (run \`tariffs ingest --db ${file}\` first)`);
@@ -86,7 +90,7 @@ export class Warehouse {
     const instance = await openInstance(path, readOnly, options.busyTimeoutMs ?? 0, file);
     // DuckDB spills to <db>.tmp/ and removes it when it closes, but a killed process leaves it.
     // Holding the write lock, no other process has the file open: what is there is stale.
-    if (!readOnly) removeStaleSpill(path, file, logger);
+    if (!readOnly && path !== IN_MEMORY) removeStaleSpill(path, file, logger);
     const connection = await instance.connect();
     await connection.run("SET TimeZone = 'UTC'");
     const warehouse = new Warehouse(file, path, instance, connection, readOnly, logger);

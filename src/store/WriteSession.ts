@@ -30,7 +30,7 @@ import {
 import { basename, dirname, join, resolve } from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import type { Logger } from 'pino';
-import { DatabaseBusyError } from '../errors.js';
+import { DatabaseBusyError, UsageError } from '../errors.js';
 import { silentLogger } from '../log/createLogger.js';
 import { asStorageError, StorageError } from './StorageError.js';
 import { drainBusyAttempts, noteBusyAttempt } from './busyAttempts.js';
@@ -113,6 +113,7 @@ export class WriteSession {
    *  (empty, with its schema), so readers find a warehouse from the first moment. */
   static async open(db: string, options: WriteOptions = {}): Promise<WriteSession> {
     const logger = options.logger ?? silentLogger();
+    if (db === ':memory:') throw new UsageError('--db :memory: holds nothing after the command ends: give a file for a command that writes');
     const paths = jobPaths(db);
     mkdirSync(paths.folder, { recursive: true });
     const busyTimeoutMs = options.busyTimeoutMs ?? 0;
