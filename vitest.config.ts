@@ -11,6 +11,7 @@ export default defineConfig({
   test: {
     // Integration tests start real servers and open real DuckDB files.
     testTimeout: 60_000,
+    globalSetup: ['./test/helpers/globalSetup.ts'],
     hookTimeout: 60_000,
     pool: 'forks',
     // Two files at a time: many wait on servers, retries (the spec profile's Retry-After) and

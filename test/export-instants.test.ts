@@ -8,9 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDemoWarehouse } from '../src/demo/buildDemoWarehouse.js';
-import { silentLogger } from '../src/log/createLogger.js';
 import { runCli } from './helpers/runCli.js';
+import { copyOfDemoWarehouse } from './helpers/demoWarehouse.js';
 import { query, tempDir } from './helpers/warehouseTools.js';
 
 /** The columns every file had before the `_utc` ones were added: a public contract (users' SQL and sheets). */
@@ -71,7 +70,7 @@ describe('exports carry instants beside local times', () => {
   const csv = (dir: string, name: string) => parseCsv(readFileSync(join(dir, `${name}.csv`), 'utf8'));
 
   beforeAll(async () => {
-    await buildDemoWarehouse(db, silentLogger());
+    await copyOfDemoWarehouse(db);
     // `tariffs export` as users run it, once in UTC and once in New York (both at once: two cores).
     const exports = await Promise.all([['UTC', utcDir], ['America/New_York', nyDir]].map(([tz, dir]) => runCli(
       ['export', '--db', db, '--out', dir!, '--format', 'csv,parquet', '--tariff', TARIFF],

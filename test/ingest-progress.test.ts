@@ -6,6 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CHUNK_SLOTS, FIRST_CHUNK_SLOTS } from '../src/ingest/ingestRates.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
+import { jobPaths } from '../src/store/WriteSession.js';
 import { HALF_HOUR_MS } from '../src/time/index.js';
 import { CLI } from './helpers/runCli.js';
 import { ingest, query, tempDir } from './helpers/warehouseTools.js';
@@ -143,7 +144,8 @@ describe('a run that is always cut short', () => {
         // after a chunk of 6 pages (1 + 6 rounds of 4 = 25)
         if (result.requestsBeforeCommit !== undefined) expect(result.requestsBeforeCommit).toBeLessThanOrEqual(14);
         if (!result.killed) expect(result.code).toBe(0);
-        stored.push((await query(db, `SELECT count(*) AS n FROM unit_rates WHERE tariff_code = '${J}'`))[0]!.n as number);
+        // what the job has stored: its working file (a killed run's commits reach --db when the next run starts)
+        stored.push((await query(jobPaths(db).work, `SELECT count(*) AS n FROM unit_rates WHERE tariff_code = '${J}'`))[0]!.n as number);
         completed = stored.at(-1) === expectedRows;
         console.log(`run ${run}: ${result.killed ? 'killed' : `exit ${result.code}`}, ${result.requestsBeforeCommit} requests before the first commit, ${stored.at(-1)} rates stored`);
       }

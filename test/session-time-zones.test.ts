@@ -17,11 +17,10 @@ import {
   DuckDBStructValue, DuckDBTimestampTZValue, DuckDBTimestampValue, type DuckDBValue,
 } from '@duckdb/node-api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDemoWarehouse } from '../src/demo/buildDemoWarehouse.js';
 import { loadEvents } from '../src/events/loadEvents.js';
 import { importConsumptionFile } from '../src/ingest/importConsumptionFile.js';
-import { silentLogger } from '../src/log/createLogger.js';
 import { Warehouse } from '../src/store/Warehouse.js';
+import { copyOfDemoWarehouse } from './helpers/demoWarehouse.js';
 import { tempDir } from './helpers/warehouseTools.js';
 
 const ZONES = ['UTC', 'Europe/London', 'America/New_York', 'Australia/Sydney'] as const;
@@ -233,7 +232,7 @@ async function supplierCsv(warehouse: Warehouse): Promise<string> {
 }
 
 beforeAll(async () => {
-  await buildDemoWarehouse(db, silentLogger());
+  await copyOfDemoWarehouse(db);
   const warehouse = await Warehouse.open(db);
   try {
     await warehouse.run(`DELETE FROM unit_rates WHERE tariff_code = $tariff

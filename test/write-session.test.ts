@@ -34,6 +34,17 @@ describe('WriteSession', () => {
     expect(readdirSync(tmp.dir).filter((f) => f.startsWith('.a.duckdb') || f.startsWith('a.duckdb'))).toEqual(['.a.duckdb.job', 'a.duckdb']);
   });
 
+  it("publishes a writer's commits that never got published (a killed run) when the next writer starts", async () => {
+    const db = tmp.file('killed.duckdb');
+    const first = await WriteSession.open(db);
+    await mark(first, 'committed');
+    first.close(); // no publish, as when the process is killed
+    expect(await marks(db)).toEqual([]);
+    const next = await WriteSession.open(db);
+    expect(await marks(db)).toEqual(['committed']);
+    next.close();
+  });
+
   it('adopts a --db written by something else, and starts afresh when --db was removed', async () => {
     const db = tmp.file('b.duckdb');
     const first = await WriteSession.open(db);

@@ -109,8 +109,9 @@ export class WriteSession {
   }
 
   /** Takes the writers' lock (waiting up to busyTimeoutMs), adopts `--db` if it changed behind the
-   *  job's back, and opens the working file; a `--db` that does not exist yet is published at once
-   *  (empty, with its schema), so readers find a warehouse from the first moment. */
+   *  job's back, opens the working file and publishes it if it holds what `--db` does not: what a
+   *  killed writer committed, or everything when there is no `--db` yet (then it is published
+   *  empty, with its schema, so readers find a warehouse from the first moment). */
   static async open(db: string, options: WriteOptions = {}): Promise<WriteSession> {
     const logger = options.logger ?? silentLogger();
     if (db === ':memory:') throw new UsageError('--db :memory: holds nothing after the command ends: give a file for a command that writes');
@@ -131,7 +132,7 @@ export class WriteSession {
       const session = new WriteSession(warehouse, paths, db, lock, logger, options);
       try {
         await drainBusyAttempts(warehouse, paths.busyLog);
-        if (!existsSync(paths.db)) await session.publish();
+        await session.publish(); // nothing to copy when the last writer finished (the usual case)
       } catch (error) {
         session.close();
         throw error;
