@@ -51,7 +51,7 @@ describe('a backfill while analysts query --db', () => {
   let sandbox: Sandbox;
   const tmp = tempDir('tariffs-concurrency-');
   beforeAll(async () => {
-    sandbox = await startSandbox({ latencyMs: 150 });
+    sandbox = await startSandbox();
   });
   afterAll(async () => {
     await sandbox.close();
@@ -65,6 +65,7 @@ describe('a backfill while analysts query --db', () => {
     const solo = await runCli(args(alone));
     expect(solo.code, solo.stderr).toBe(0);
 
+    sandbox.setLatency(150); // the shared backfill lasts seconds, so that readers meet it at every stage
     const backfill = runCli(args(shared));
     // --db exists (empty, with its schema) from the job's first moment
     await waitUntil(() => existsSync(shared), 60_000, 'the published file');
@@ -79,6 +80,7 @@ describe('a backfill while analysts query --db', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
     const done = await backfill;
+    sandbox.setLatency(0);
     // one more round of each after the job is over
     const last = await runCli(['sql', '--db', shared, '--format', 'json', COUNT]);
     cli.push({ code: last.code, stderr: last.stderr, n: last.code === 0 ? Number(JSON.parse(last.stdout)[0].n) : undefined });
