@@ -1,0 +1,146 @@
+// Money you can trust (issue 26), on the sandbox household as a household would meet it: the
+// account ingested with `--no-consumption` (meter points and agreements, no readings), its import
+// readings imported from the supplier's CSV, then `tariffs cost` / `tariffs compare` run as child
+// processes of the built CLI. Every figure is checked against a brute force in TypeScript over the
+// raw rows (unit_rates as stored, the readings as written into the CSV), across the 2023 fall-back
+// day and the household's agreement switch (Agile J → the variable tariff, 2023-08-31 23:00Z).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { householdReading } from '../src/sandbox/householdProfile.js';
+import { HOUSEHOLD } from '../src/sandbox/loadSandboxData.js';
+import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
+import { Warehouse } from '../src/store/Warehouse.js';
+import { runCli } from './helpers/runCli.js';
+
+const HH = 1_800_000;
+const IMPORT = HOUSEHOLD.importMpan;
+const AGILE = 'E-1R-AGILE-18-02-21-J';
+const VAR = 'E-1R-VAR-17-01-11-A';
+const SWITCH_MS = Date.parse(HOUSEHOLD.switchAt);
+// Local midnights: 2023-08-28 (BST) → 2023-11-01 (GMT): the switch and the fall-back day inside.
+const FROM_MS = Date.parse('2023-08-27T23:00:00Z');
+const TO_MS = Date.parse('2023-11-01T00:00:00Z');
+
+let sandbox: Sandbox;
+let dir: string;
+let db: string;
+type Row = Record<string, unknown>;
+
+// ---- brute force over raw rows -----------------------------------------------------------------
+const dateFmt = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });
+const londonDate = (ms: number) => dateFmt.format(new Date(ms));
+const readings = new Map<number, number>();
+for (let ms = FROM_MS; ms < TO_MS; ms += HH) readings.set(ms, householdReading('import', ms));
+
+interface RawRate { tariff_code: string; valid_from: string; valid_to: string | null; value_inc_vat: number; payment_method: string | null }
+let rates: RawRate[] = [];
+
+function priceOf(tariff: string, ms: number): number | undefined {
+  const r = rates.find((x) => x.tariff_code === tariff && (x.payment_method === null || x.payment_method === 'DIRECT_DEBIT') &&
+    Date.parse(x.valid_from) <= ms && (x.valid_to === null || ms < Date.parse(x.valid_to)));
+  return r?.value_inc_vat;
+}
+const agreementAt = (ms: number) => (ms < SWITCH_MS ? AGILE : VAR);
+
+interface BruteDay { date: string; halfHours: number; kwh: number; energy: number; missingPrices: number; missingReadings: number }
+/** Each local day whose midnight lies in [fromDayMs, toDayMs), whole; scenario undefined = the agreements. */
+function bruteDays(fromDayMs: number, toDayMs: number, scenario?: string): BruteDay[] {
+  const days = new Map<string, BruteDay>();
+  for (let ms = fromDayMs; ms < toDayMs; ms += HH) {
+    const date = londonDate(ms);
+    const day = days.get(date) ?? { date, halfHours: 0, kwh: 0, energy: 0, missingPrices: 0, missingReadings: 0 };
+    days.set(date, day);
+    day.halfHours++;
+    const kwh = readings.get(ms);
+    const price = priceOf(scenario ?? agreementAt(ms), ms);
+    if (kwh !== undefined) day.kwh += kwh;
+    if (kwh === undefined) day.missingReadings++;
+    if (price === undefined) day.missingPrices++;
+    if (kwh !== undefined && price !== undefined) day.energy += kwh * price;
+  }
+  return [...days.values()];
+}
+
+/** The supplier dashboard's CSV of the import meter, times in UTC as the dashboard writes them. */
+function supplierCsv(): string {
+  const lines = ['Consumption (kwh), Estimated Cost Inc. Tax (p), Standing Charge Inc. Tax (p), Start, End'];
+  const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
+  for (const [ms, kwh] of readings) lines.push(`${kwh}, 0, 0, ${iso(ms)}, ${iso(ms + HH)}`);
+  return `${lines.join('\n')}\n`;
+}
+
+async function query(sql: string): Promise<Row[]> {
+  const w = await Warehouse.open(db, { readOnly: true });
+  try {
+    return await w.all(sql);
+  } finally {
+    w.close();
+  }
+}
+
+const json = (stdout: string) => JSON.parse(stdout) as Row[];
+const pounds = (pence: number) => Math.round(Number(pence.toFixed(6))) / 100;
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  dir = mkdtempSync(join(tmpdir(), 'tariffs-household-'));
+  db = join(dir, 'household.duckdb');
+  const ingest = await runCli(['ingest', '--account', SANDBOX_ACCOUNT, '--no-products', '--no-consumption',
+    '--from', '2023-08-28', '--to', '2023-11-01', '--db', db, '--base-url', sandbox.baseUrl, '--format', 'json'],
+  { env: { TARIFFS_API_KEY: SANDBOX_API_KEY } });
+  expect(ingest.code, ingest.stderr).toBe(0);
+  expect(json(ingest.stdout)[0]).toMatchObject({ consumption_meters: 0, consumption_inserted: 0 });
+  const csv = join(dir, 'consumption.csv');
+  writeFileSync(csv, supplierCsv());
+  const imported = await runCli(['consumption', 'import', csv, '--meter', `${IMPORT}:${HOUSEHOLD.electricitySerial}`, '--db', db, '--format', 'json']);
+  expect(imported.code, imported.stderr).toBe(0);
+  rates = (await query(`SELECT tariff_code, strftime(valid_from AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS valid_from,
+      strftime(valid_to AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS valid_to, value_inc_vat, payment_method
+    FROM unit_rates WHERE rate_type = 'standard'`)) as unknown as RawRate[];
+}, 120_000);
+
+afterAll(async () => {
+  await sandbox?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+describe('ingest --account --no-consumption (item 1)', () => {
+  it('stores the meter points and agreements, no readings; the imported readings are priced at them', async () => {
+    expect(await query(`SELECT meter_point, fuel, is_export FROM meter_points
+      WHERE meter_point IN ('${IMPORT}', '${HOUSEHOLD.exportMpan}', '${HOUSEHOLD.gasMprn}') ORDER BY meter_point`)).toEqual([
+      { meter_point: IMPORT, fuel: 'electricity', is_export: false },
+      { meter_point: HOUSEHOLD.exportMpan, fuel: 'electricity', is_export: true },
+      { meter_point: HOUSEHOLD.gasMprn, fuel: 'gas', is_export: false },
+    ].sort((a, b) => a.meter_point.localeCompare(b.meter_point)));
+    expect(await query(`SELECT tariff_code, valid_from, valid_to FROM agreements WHERE meter_point = '${IMPORT}' ORDER BY valid_from`)).toEqual([
+      { tariff_code: AGILE, valid_from: '2023-03-01T00:00:00Z', valid_to: HOUSEHOLD.switchAt },
+      { tariff_code: VAR, valid_from: HOUSEHOLD.switchAt, valid_to: null },
+    ]);
+    expect(await query(`SELECT count(*) AS n, count(DISTINCT source) AS sources, any_value(source) AS source FROM consumption`))
+      .toEqual([{ n: readings.size, sources: 1, source: 'file' }]);
+    expect(rates.some((r) => r.tariff_code === AGILE) && rates.some((r) => r.tariff_code === VAR)).toBe(true);
+
+    const run = await runCli(['cost', '--meter', IMPORT, '--from', '2023-08-28', '--to', '2023-11-01', '--db', db, '--format', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = json(run.stdout);
+    const brute = bruteDays(FROM_MS, TO_MS);
+    expect(rows.map((r) => r.local_date)).toEqual(brute.map((d) => d.date));
+    expect(rows.find((r) => r.local_date === '2023-10-29')!.half_hours).toBe(50);
+    rows.forEach((row, i) => {
+      const d = brute[i]!;
+      expect([row.tariff_code, row.half_hours, row.missing_prices, row.missing_readings]).toEqual(
+        [agreementAt(Date.parse(`${d.date}T12:00:00Z`)), d.halfHours, d.missingPrices, d.missingReadings]);
+      expect(Math.abs(Number(row.kwh) - d.kwh)).toBeLessThanOrEqual(0.00005 + 1e-9);
+      expect(Math.abs(Number(row.energy_cost_inc_vat) - d.energy)).toBeLessThanOrEqual(0.00005 + 1e-9);
+    });
+    // every half-hour priced (the household's tariffs have no standing charges in the sandbox)
+    expect(brute.every((d) => d.missingPrices === 0 && d.missingReadings === 0)).toBe(true);
+    const energy = brute.reduce((n, d) => n + d.energy, 0);
+    expect(energy).toBeGreaterThan(10_000);
+    expect(rows.every((r) => r.standing_charge_missing === true && r.complete === false)).toBe(true);
+    expect(Math.abs(rows.reduce((n, r) => n + Number(r.energy_cost_inc_vat), 0) - energy)).toBeLessThan(0.01);
+    expect(pounds(energy)).toBeGreaterThan(100);
+  }, 60_000);
+});
