@@ -144,3 +144,57 @@ describe('ingest --account --no-consumption (item 1)', () => {
     expect(pounds(energy)).toBeGreaterThan(100);
   }, 60_000);
 });
+
+describe('unpriced is never 0.00; an unknown tariff exits 1 (item 4)', () => {
+  it('a meter without agreements: every half-hour missing_prices, complete false, no total; a hint on stderr', async () => {
+    const orphan = '2000000000099';
+    const csv = join(dir, 'orphan.csv');
+    writeFileSync(csv, supplierCsv());
+    const imported = await runCli(['consumption', 'import', csv, '--meter', `${orphan}:X1`, '--db', db]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const range = ['--from', '2023-10-28', '--to', '2023-10-31'];
+    const [day, month, table] = await Promise.all([
+      runCli(['cost', '--meter', orphan, ...range, '--db', db, '--format', 'json']),
+      runCli(['cost', '--meter', orphan, '--per', 'month', ...range, '--db', db, '--format', 'csv']),
+      runCli(['cost', '--meter', orphan, ...range, '--db', db, '--format', 'table'], { env: { COLUMNS: '200' } }),
+    ]);
+    expect(day.code, day.stderr).toBe(0);
+    const rows = json(day.stdout);
+    expect(rows.map((r) => [r.local_date, r.half_hours, r.missing_prices, r.complete, r.total_gbp, r.total_inc_vat])).toEqual([
+      ['2023-10-28', 48, 48, false, null, null], ['2023-10-29', 50, 50, false, null, null], ['2023-10-30', 48, 48, false, null, null],
+    ]);
+    expect(day.stderr).toContain('3 of 3 rows have no price at all, so no total');
+    expect(day.stderr).toContain(`meter ${orphan} has no agreement with prices stored`);
+    const [header, line] = month.stdout.trim().split('\n');
+    const cells = Object.fromEntries(header!.split(',').map((c, i) => [c, line!.split(',')[i]]));
+    expect([cells.month, cells.missing_prices, cells.total_gbp, cells.complete]).toEqual(['2023-10-01', '146', '', 'false']);
+    expect(table.stdout).not.toMatch(/0\.00/);
+  }, 60_000);
+
+  it('a tariff priced for part of the range: the total of what is priced, complete false; a month with none: no total', async () => {
+    // Agile J is stored only over its agreement (to 2023-09-01 local): September and October unpriced
+    const run = await runCli(['cost', '--meter', IMPORT, '--tariff', AGILE, '--per', 'month', '--from', '2023-08-28', '--to', '2023-11-01',
+      '--db', db, '--format', 'json']);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = json(run.stdout);
+    const brute = bruteDays(FROM_MS, TO_MS, AGILE);
+    const august = brute.filter((d) => d.date.startsWith('2023-08'));
+    expect(rows.map((r) => [r.month, r.missing_prices, r.complete])).toEqual([
+      ['2023-08-01', 0, false], ['2023-09-01', 30 * 48, false], ['2023-10-01', 31 * 48 + 2, false],
+    ]);
+    expect(august.every((d) => d.missingPrices === 0)).toBe(true);
+    expect(Math.abs(Number(rows[0]!.total_gbp) - pounds(august.reduce((n, d) => n + d.energy, 0)))).toBeLessThanOrEqual(0.005);
+    expect([rows[1]!.total_gbp, rows[2]!.total_gbp]).toEqual([null, null]);
+  }, 60_000);
+
+  it('cost and compare with a tariff nothing is stored for exit 1 naming it, nothing on stdout', async () => {
+    const [cost, compare] = await Promise.all([
+      runCli(['cost', '--meter', IMPORT, '--tariff', 'E-1R-NOPE-99-A', '--db', db, '--format', 'json']),
+      runCli(['compare', '--meter', IMPORT, '--tariff', VAR, '--tariff', 'E-1R-NOPE-99-A', '--from', '2023-09-01', '--to', '2023-10-01', '--db', db]),
+    ]);
+    for (const run of [cost, compare]) {
+      expect([run.code, run.stdout]).toEqual([1, '']);
+      expect(run.stderr).toContain('no prices stored for tariff E-1R-NOPE-99-A');
+    }
+  }, 60_000);
+});

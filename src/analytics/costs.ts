@@ -40,6 +40,7 @@ const MACRO: Record<CostPeriod, string> = { 'half-hour': 'half_hour_costs', day:
 
 export async function costs(warehouse: Warehouse, request: CostRequest): Promise<JsRow[]> {
   await requireConsumption(warehouse, request.meter, request);
+  if (request.tariff !== undefined) await requireTariffs(warehouse, [request.tariff]);
   return select(warehouse, `${MACRO[request.per]}($meter, $tariff, $from, $to, payment := $payment)`, {
     meter: request.meter, tariff: request.tariff ?? null, payment: request.payment, ...rangeParams(request),
   }, request.rounded);
@@ -48,6 +49,7 @@ export async function costs(warehouse: Warehouse, request: CostRequest): Promise
 export async function tariffComparison(warehouse: Warehouse, request: ComparisonRequest): Promise<JsRow[]> {
   if (request.tariffs.length === 0) throw new UsageError('--tariff: name at least one tariff to compare with');
   await requireConsumption(warehouse, request.meter, request);
+  await requireTariffs(warehouse, request.tariffs);
   return select(warehouse, 'tariff_comparison($meter, CAST($tariffs AS VARCHAR[]), $from, $to, payment := $payment)', {
     meter: request.meter, tariffs: JSON.stringify(request.tariffs), payment: request.payment, ...rangeParams(request),
   }, request.rounded);
@@ -84,6 +86,19 @@ export function lastCompleteMonths(now: Date, months = 12): Required<Range> {
     return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-01`;
   };
   return { from: localDayBounds(first(y, m - months)).start, to: localDayBounds(first(y, m)).start };
+}
+
+/** A tariff without a single stored price is unknown here: exit 1 naming it, never a total of 0.00.
+ *  (A known tariff without prices in the range is answered: its half-hours are missing_prices.) */
+async function requireTariffs(warehouse: Warehouse, tariffs: readonly string[]): Promise<void> {
+  const rows = await warehouse.all(`
+    SELECT t.code FROM (SELECT unnest(CAST($tariffs AS VARCHAR[])) AS code) AS t
+    WHERE NOT EXISTS (SELECT 1 FROM unit_rates AS u WHERE u.tariff_code = t.code)`, { tariffs: JSON.stringify(tariffs) });
+  if (rows.length > 0) {
+    const codes = rows.map((r) => String(r.code));
+    throw new NoDataError(`no prices stored for tariff ${codes.join(', tariff ')} (\`tariffs tariffs\` lists the stored ones; ` +
+      '`tariffs ingest --tariff CODE` stores one)');
+  }
 }
 
 async function requireConsumption(warehouse: Warehouse, meter: string, range: Range): Promise<void> {

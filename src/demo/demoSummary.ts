@@ -29,7 +29,8 @@ export async function householdSummary(warehouse: Warehouse): Promise<DemoSummar
     comparison: comparison.map((r) => ({
       tariff: r.scenario === 'actual' ? `actual: ${String(r.tariff_code)}` : String(r.tariff_code),
       days: Number(r.days), kwh: Math.round(Number(r.kwh)),
-      total_gbp: Number(r.total_gbp), vs_actual_gbp: Number(r.difference_gbp), missing_half_hours: Number(r.missing_half_hours),
+      // null (nothing priced) stays null: unpriced is never 0.00
+      total_gbp: numberOrNull(r.total_gbp), vs_actual_gbp: numberOrNull(r.difference_gbp), missing_half_hours: Number(r.missing_half_hours),
       standing_charge_missing_days: Number(r.standing_charge_missing_days),
     })),
     net: [{
@@ -38,7 +39,7 @@ export async function householdSummary(warehouse: Warehouse): Promise<DemoSummar
       export_kwh: Math.round(net.reduce((n, r) => n + Number(r.export_kwh ?? 0), 0)),
       import_cost_gbp: poundsOf(net.reduce((n, r) => n + Number(r.import_cost_inc_vat ?? 0), 0)),
       export_earnings_gbp: poundsOf(net.reduce((n, r) => n + Number(r.export_earnings_inc_vat ?? 0), 0)),
-      net_gbp: poundsOf(net.reduce((n, r) => n + Number(r.net_inc_vat ?? 0), 0)),
+      net_gbp: net.some((r) => r.net_inc_vat === null) ? null : poundsOf(net.reduce((n, r) => n + Number(r.net_inc_vat), 0)),
     }],
   };
 }
@@ -119,6 +120,10 @@ export function formatDemoSummary(summary: DemoSummary): string {
   ].join('\n');
 }
 
+function numberOrNull(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
+}
+
 /** Pence summed in doubles → pounds to the penny, the summation's last-bit noise rounded away first. */
 function poundsOf(pence: number): number {
   return Math.round(Number(pence.toFixed(6))) / 100;
@@ -155,7 +160,7 @@ function wrap(items: string[], width: number): string[] {
 }
 
 function money(value: unknown): string {
-  return Number(value).toFixed(2);
+  return value === null || value === undefined ? 'unknown (months without prices)' : `£${Number(value).toFixed(2)}`;
 }
 
 /** What the comparison is: the household, its year, and whether standing charges are in it. */
@@ -166,6 +171,6 @@ function householdTitle(rows: SummaryRow[]): string {
 }
 
 function netLine(net: SummaryRow): string {
-  return `£${money(net.net_gbp)} over ${net.months} months; the export (${HOUSEHOLD.exportMpan}, Agile Outgoing C) ` +
-    `earned £${money(net.export_earnings_gbp)} for ${net.export_kwh} kWh`;
+  return `${money(net.net_gbp)} over ${net.months} months; the export (${HOUSEHOLD.exportMpan}, Agile Outgoing C) ` +
+    `earned ${money(net.export_earnings_gbp)} for ${net.export_kwh} kWh`;
 }

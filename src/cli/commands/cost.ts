@@ -34,11 +34,13 @@ the one rounded figure. The standing charge is charged once per Europe/London lo
 (--payment-method, else config payment_method, else DIRECT_DEBIT). Export meters earn at their
 export tariff and pay no standing charge. A half-hour without a reading or without a price is
 never priced at zero: it is counted (missing_prices, missing_readings, missing_half_hours) and the
-row is complete=false; so is a day whose standing charge is not stored.
+row is complete=false; so is a day whose standing charge is not stored. A row with nothing priced
+has no total (empty; null in JSON), never 0.00; an incomplete row's total is that of what is priced.
 --meter is MPAN (every serial on it summed) or MPAN:SERIAL. --from/--to take a date (that
 Europe/London day's start), naive Europe/London time or an instant with offset; --to is exclusive;
 days and months are those whose local midnight lies in [--from, --to).
-Exit status: 0 answered, 1 no consumption stored for the meter (in the range), 2 bad usage.`;
+Exit status: 0 answered, 1 no consumption stored for the meter (in the range) or no prices stored
+for a --tariff (unknown here), 2 bad usage.`;
 
 export function register(program: Command): void {
   const cost = program
@@ -71,7 +73,7 @@ ${RULES}`);
       const rows = flags.exportMeter === undefined
         ? await costs(warehouse, { meter: flags.meter, ...(flags.tariff ? { tariff: flags.tariff } : {}), per, payment, ...range, rounded: true })
         : await netCosts(warehouse, { importMeter: flags.meter, exportMeter: flags.exportMeter, payment, ...range, rounded: true });
-      warnIncomplete(rows);
+      warnIncomplete(rows, flags.tariff === undefined ? agreementsHint(flags.meter) : '');
       output(rows, format);
     });
   }));
@@ -118,12 +120,28 @@ function paymentOf(flags: RangeFlags & { paymentMethod?: string }): PaymentMetho
   return value;
 }
 
-/** One line on stderr when a total leaves something out, so a table is never read as complete. */
-function warnIncomplete(rows: JsRow[]): void {
+/** One line on stderr when a total leaves something out, so a table is never read as complete;
+ *  another when rows have nothing priced (their total is empty: unpriced is never 0.00). */
+function warnIncomplete(rows: JsRow[], hint = ''): void {
   const incomplete = rows.filter((r) => r.complete === false || r.complete === null);
   if (incomplete.length === 0) return;
   const missing = incomplete.reduce((n, r) => n + Number(r.missing_half_hours ?? 0), 0);
   const standing = incomplete.reduce((n, r) => n + Number(r.standing_charge_missing_days ?? (r.standing_charge_missing ? 1 : 0)), 0);
   process.stderr.write(`tariffs: ${incomplete.length} of ${rows.length} rows incomplete (complete=false): ` +
     `${missing} half-hour(s) without a reading or a price` + (standing ? `, ${standing} day(s) without a standing charge` : '') + '\n');
+  const unpriced = rows.filter((r) => TOTAL_OF.some((c) => c in r && r[c] === null));
+  if (unpriced.length > 0) {
+    const what = unpriced.map((r) => String(r.scenario ?? r.month ?? r.local_date ?? r.slot_start ?? '')).filter((w) => w !== '');
+    process.stderr.write(`tariffs: ${unpriced.length} of ${rows.length} rows have no price at all, so no total` +
+      (rows.length > 1 && what.length > 0 && what.length <= 3 ? ` (${what.join(', ')})` : '') + hint + '\n');
+  }
+}
+
+/** The rounded figure of each kind of row; null = nothing of that row could be priced. */
+const TOTAL_OF = ['total_gbp', 'net_gbp'];
+
+/** Said when the agreements price nothing: where agreements come from, and the other way. */
+function agreementsHint(meter: string): string {
+  return `: meter ${meter} has no agreement with prices stored for those half-hours ` +
+    '(`tariffs ingest --account A` stores the agreements; --tariff CODE prices at a tariff)';
 }
