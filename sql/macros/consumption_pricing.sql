@@ -45,7 +45,11 @@ slots AS (
     WHERE day_start + to_minutes(30 * i) >= b.b_from AND day_start + to_minutes(30 * i) < b.b_to
 ),
 scenario_list AS (
-    SELECT DISTINCT unnest(scenarios) AS scenario
+    -- a tariff of another fuel or direction than the meter's is refused, never priced
+    SELECT DISTINCT scenario
+    FROM (SELECT unnest(scenarios) AS scenario)
+    WHERE CASE WHEN scenario = 'actual' OR tariff_mismatch(meter, scenario) IS NULL THEN true
+               ELSE error('consumption_pricing: ' || tariff_mismatch(meter, scenario)) END
 ),
 assigned AS (
     -- 'actual': the agreement in force at each half-hour (none: NULL tariff, never priced)
