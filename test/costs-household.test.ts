@@ -258,3 +258,34 @@ describe('a tariff of another fuel or direction is refused, never priced (item 3
     }
   }, 60_000);
 });
+
+describe('a mid-day --from/--to: the days whose local midnight lies in [from, to), whole (item 2)', () => {
+  it('per day and per month, across the fall-back day, equal the brute force over whole days', async () => {
+    // [2023-10-28 12:00, 2023-10-30 12:00) Europe/London holds the midnights of the 29th (50 half-hours) and the 30th
+    const range = ['--from', '2023-10-28T12:00', '--to', '2023-10-30T12:00', '--db', db, '--format', 'json'];
+    const [day, month, compare] = await Promise.all([
+      runCli(['cost', '--meter', IMPORT, ...range]),
+      runCli(['cost', '--meter', IMPORT, '--per', 'month', ...range]),
+      runCli(['compare', '--meter', IMPORT, '--tariff', VAR, ...range]),
+    ]);
+    const brute = bruteDays(Date.parse('2023-10-28T23:00:00Z'), Date.parse('2023-10-31T00:00:00Z'));
+    expect(brute.map((d) => [d.date, d.halfHours])).toEqual([['2023-10-29', 50], ['2023-10-30', 48]]);
+    expect(day.code, day.stderr).toBe(0);
+    const days = json(day.stdout);
+    expect(days.map((r) => [r.local_date, r.half_hours, r.missing_readings, r.missing_prices])).toEqual(
+      brute.map((d) => [d.date, d.halfHours, d.missingReadings, d.missingPrices]));
+    days.forEach((r, i) => {
+      expect(Math.abs(Number(r.energy_cost_inc_vat) - brute[i]!.energy)).toBeLessThanOrEqual(0.00005 + 1e-9);
+      expect(Math.abs(Number(r.kwh) - brute[i]!.kwh)).toBeLessThanOrEqual(0.00005 + 1e-9);
+    });
+    const energy = brute.reduce((n, d) => n + d.energy, 0);
+    expect(month.code, month.stderr).toBe(0);
+    const [october] = json(month.stdout);
+    expect([october!.month, october!.days, october!.half_hours, october!.missing_readings]).toEqual(['2023-10-01', 2, 98, 0]);
+    expect(Math.abs(Number(october!.energy_cost_inc_vat) - energy)).toBeLessThanOrEqual(0.00005 + 1e-9);
+    expect(compare.code, compare.stderr).toBe(0);
+    const [actual, variable] = json(compare.stdout);
+    expect([actual!.first_date, actual!.last_date, actual!.days, variable!.missing_readings]).toEqual(['2023-10-29', '2023-10-30', 2, 0]);
+    expect(Math.abs(Number(variable!.energy_cost_inc_vat) - energy)).toBeLessThanOrEqual(0.00005 + 1e-9);
+  }, 60_000);
+});

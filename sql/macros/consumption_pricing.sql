@@ -18,7 +18,11 @@ readings AS (
     WHERE c.meter_point = m.mp
       AND (m.serial_no IS NULL OR c.serial = m.serial_no)
       AND c.interval_start >= coalesce(CAST(range_from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
-      AND c.interval_start < coalesce(CAST(range_to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')
+      -- whole_days: the last day whose midnight lies before range_to counts whole
+      AND c.interval_start < coalesce(CASE WHEN whole_days
+                                           THEN (SELECT min(day_start) FROM london_days WHERE day_start >= CAST(range_to AS TIMESTAMPTZ))
+                                           ELSE CAST(range_to AS TIMESTAMPTZ) END,
+                                      TIMESTAMPTZ 'infinity')
     GROUP BY c.interval_start
 ),
 raw_bounds AS (

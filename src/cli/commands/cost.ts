@@ -38,7 +38,9 @@ row is complete=false; so is a day whose standing charge is not stored. A row wi
 has no total (empty; null in JSON), never 0.00; an incomplete row's total is that of what is priced.
 --meter is MPAN (every serial on it summed) or MPAN:SERIAL. --from/--to take a date (that
 Europe/London day's start), naive Europe/London time or an instant with offset; --to is exclusive;
-days and months are those whose local midnight lies in [--from, --to).
+days and months are those whose local midnight lies in [--from, --to), each day whole (a mid-day
+--to still counts its day's every half-hour; a month sums its days in the range); --per half-hour
+is [--from, --to) as given.
 Exit status: 0 answered, 1 no consumption stored for the meter (in the range) or no prices stored
 for a --tariff (unknown here), 2 bad usage.`;
 
