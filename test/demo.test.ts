@@ -57,7 +57,14 @@ describe('tariffs demo', () => {
     // The household's year: the agreements, and each tariff, over the same 366 local days.
     expect(stdout).toMatch(/^actual: E-1R-AGILE-18-02-21-J \+ E-1R-VAR-17-01-11-A\s+366\s+\d+\s+\d+\.\d\d\s+0\.00\s/m);
     expect(stdout).toMatch(/^E-1R-VAR-17-01-11-A\s+366\s+\d+\s+\d+\.\d\d\s+-?\d+\.\d\d\s/m);
-    expect(stdout).toMatch(/^Import less export: £-?\d+\.\d\d over 12 months; the export \(\d+, Agile Outgoing C\) earned £\d+\.\d\d/m);
+    // Caveats next to the figures: no standing charges (the title), the variable tariff's 2020 price
+    // carried open-ended into 2023-24 (marked '*' on its rows, the actual's and the net, said under the table)
+    expect(stdout).toMatch(/^The sandbox household .*energy only \(no standing charges stored\):$/m);
+    expect(stdout).toMatch(/^actual: E-1R-AGILE-18-02-21-J \+ E-1R-VAR-17-01-11-A .* \*$/m);
+    expect(stdout).toMatch(/^E-1R-VAR-17-01-11-A .* \*$/m);
+    expect(stdout).toMatch(/^E-1R-AGILE-18-02-21-J .*\d$/m);
+    expect(stdout).toMatch(/^\* at E-1R-VAR-17-01-11-A's last published rate \(open-ended, from 2020-11-01\) carried forward: not a price of that time$/m);
+    expect(stdout).toMatch(/^Import less export: £-?\d+\.\d\d\* over 12 months; the export \(\d+, Agile Outgoing C\) earned £\d+\.\d\d/m);
     expect(readFileSync(join(out, 'tariff_comparison.csv'), 'utf8').split('\n')[0]).toBe(
       'meter_point,is_export,scenario,tariff_code,first_date,last_date,days,kwh,energy_cost_inc_vat,standing_charge_inc_vat,' +
       'total_inc_vat,total_gbp,difference_gbp,missing_prices,missing_readings,missing_half_hours,standing_charge_missing_days,complete');

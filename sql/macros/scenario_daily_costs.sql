@@ -26,7 +26,9 @@ days AS (
            sum(cost_exc_vat) AS energy_cost_exc_vat,
            count(*) FILTER (WHERE NOT has_price) AS missing_prices,
            count(*) FILTER (WHERE NOT has_reading) AS missing_readings,
-           count(*) FILTER (WHERE NOT (has_price AND has_reading)) AS missing_half_hours
+           count(*) FILTER (WHERE NOT (has_price AND has_reading)) AS missing_half_hours,
+           count(*) FILTER (WHERE carried) AS carried_half_hours,
+           min(carried_from) AS carried_from
     FROM priced
     GROUP BY scenario, local_date
 ),
@@ -72,5 +74,8 @@ SELECT
     CAST(missing_readings AS INTEGER) AS missing_readings,
     CAST(missing_half_hours AS INTEGER) AS missing_half_hours,
     standing_charge_inc_vat IS NULL AS standing_charge_missing,
-    missing_half_hours = 0 AND standing_charge_inc_vat IS NOT NULL AS complete
+    missing_half_hours = 0 AND standing_charge_inc_vat IS NOT NULL AS complete,
+    -- half-hours priced at a last published rate carried forward (see consumption_pricing)
+    CAST(carried_half_hours AS INTEGER) AS carried_half_hours,
+    carried_from
 FROM final;

@@ -27,6 +27,7 @@ interface CompareFlags extends RangeFlags {
 }
 
 const PERIODS: CostPeriod[] = ['half-hour', 'day', 'month'];
+
 const RULES = `
 Costs are pence (p) inc and exc VAT, unrounded per half-hour and summed unrounded; total_gbp is
 the one rounded figure. The standing charge is charged once per Europe/London local day (46, 48 or
@@ -36,6 +37,8 @@ export tariff and pay no standing charge. A half-hour without a reading or witho
 never priced at zero: it is counted (missing_prices, missing_readings, missing_half_hours) and the
 row is complete=false; so is a day whose standing charge is not stored. A row with nothing priced
 has no total (empty; null in JSON), never 0.00; an incomplete row's total is that of what is priced.
+Half-hours priced at a tariff's last published rate without an end date (valid_to null), carried
+forward, are counted (carried_half_hours, from carried_from) and said on stderr.
 --meter is MPAN (every serial on it summed) or MPAN:SERIAL. --from/--to take a date (that
 Europe/London day's start), naive Europe/London time or an instant with offset; --to is exclusive;
 days and months are those whose local midnight lies in [--from, --to), each day whole (a mid-day
@@ -76,6 +79,7 @@ ${RULES}`);
         ? await costs(warehouse, { meter: flags.meter, ...(flags.tariff ? { tariff: flags.tariff } : {}), per, payment, ...range, rounded: true })
         : await netCosts(warehouse, { importMeter: flags.meter, exportMeter: flags.exportMeter, payment, ...range, rounded: true });
       warnIncomplete(rows, flags.tariff === undefined ? agreementsHint(flags.meter) : '');
+      warnCarried(rows);
       output(rows, format);
     });
   }));
@@ -92,7 +96,9 @@ ${RULES}`);
   compare.addHelpText('after', `
 One row for the actual agreements (scenario 'actual') and one per --tariff: days, kwh,
 energy_cost_inc_vat, standing_charge_inc_vat, total_inc_vat, total_gbp and difference_gbp (to the
-actual; positive = dearer), with what is missing. SQL: tariff_comparison(meter, [tariffs], from, to, payment := …).
+actual; positive = dearer), with what is missing, and caveats: what the total rests on (prices
+carried from a last published rate without an end, carried_half_hours and carried_from; days
+without a standing charge), said on stderr too. SQL: tariff_comparison(meter, [tariffs], from, to, payment := …).
 ${RULES}`);
   compare.action(action(async (flags: CompareFlags) => {
     parseMeter(flags.meter);
@@ -102,6 +108,7 @@ ${RULES}`);
     await withWarehouse(flags, async (warehouse, format) => {
       const rows = await tariffComparison(warehouse, { meter: flags.meter, tariffs: flags.tariff, payment, ...range, rounded: true });
       warnIncomplete(rows);
+      warnCarried(rows);
       output(rows, format);
     });
   }));
@@ -137,6 +144,22 @@ function warnIncomplete(rows: JsRow[], hint = ''): void {
     process.stderr.write(`tariffs: ${unpriced.length} of ${rows.length} rows have no price at all, so no total` +
       (rows.length > 1 && what.length > 0 && what.length <= 3 ? ` (${what.join(', ')})` : '') + hint + '\n');
   }
+}
+
+/** A line on stderr when prices were carried past the last published rate (an open-ended rate
+ *  applied to later half-hours): the figure is an estimate, not the price published for that time. */
+function warnCarried(rows: JsRow[]): void {
+  const carried = rows.filter((r) => Number(r.carried_half_hours ?? 0) > 0);
+  if (carried.length === 0) return;
+  if (rows.some((r) => 'caveats' in r)) {
+    for (const r of carried) process.stderr.write(`tariffs: ${String(r.scenario)}: ${String(r.caveats)}\n`);
+    return;
+  }
+  const n = carried.reduce((sum, r) => sum + Number(r.carried_half_hours), 0);
+  const all = rows.reduce((sum, r) => sum + Number(r.half_hours ?? 0), 0);
+  const from = carried.map((r) => String(r.carried_from)).sort()[0];
+  process.stderr.write(`tariffs: prices of ${n} of ${all} half-hours carried from the last published rate (open-ended, from ${from}): ` +
+    'not a price published for that time\n');
 }
 
 /** The rounded figure of each kind of row; null = nothing of that row could be priced. */
