@@ -11,6 +11,7 @@ import type { JsRow } from '../../store/rowsToJs.js';
 import { collect, configFrom, withConfig, withDb, withFormat } from '../common.js';
 import { output, rangeOf, withWarehouse, type RangeFlags } from './analytics.js';
 import { action } from '../run.js';
+import type { TableLayout } from '../table.js';
 
 interface CostFlags extends RangeFlags {
   meter: string;
@@ -28,6 +29,16 @@ interface CompareFlags extends RangeFlags {
 
 const PERIODS: CostPeriod[] = ['half-hour', 'day', 'month'];
 
+/** On a narrow terminal the money, its period and whether it is complete never give way; the
+ *  kWh, tariff and what is missing come next; the pence break-down and the rest leave first. */
+const MISSING = ['missing_half_hours', 'missing_prices', 'missing_readings'];
+const LAYOUTS: Record<CostPeriod | 'net' | 'compare', TableLayout> = {
+  'half-hour': { answer: ['slot_start', 'value_inc_vat', 'cost_inc_vat'], key: ['kwh', 'has_price', 'has_reading', 'tariff_code', 'local_date'] },
+  day: { answer: ['local_date', 'total_gbp', 'complete'], key: ['kwh', 'tariff_code', 'half_hours', ...MISSING] },
+  month: { answer: ['month', 'total_gbp', 'complete'], key: ['kwh', 'tariff_code', 'days', ...MISSING] },
+  net: { answer: ['month', 'net_gbp', 'complete'], key: ['import_cost_inc_vat', 'export_earnings_inc_vat', 'import_kwh', 'export_kwh', 'missing_half_hours'] },
+  compare: { answer: ['scenario', 'total_gbp', 'difference_gbp', 'complete'], key: ['kwh', 'days', 'tariff_code', ...MISSING, 'first_date', 'last_date'] },
+};
 const RULES = `
 Costs are pence (p) inc and exc VAT, unrounded per half-hour and summed unrounded; total_gbp is
 the one rounded figure. The standing charge is charged once per Europe/London local day (46, 48 or
@@ -80,7 +91,7 @@ ${RULES}`);
         : await netCosts(warehouse, { importMeter: flags.meter, exportMeter: flags.exportMeter, payment, ...range, rounded: true });
       warnIncomplete(rows, flags.tariff === undefined ? agreementsHint(flags.meter) : '');
       warnCarried(rows);
-      output(rows, format);
+      output(rows, format, LAYOUTS[flags.exportMeter === undefined ? per : 'net']);
     });
   }));
 
@@ -109,7 +120,7 @@ ${RULES}`);
       const rows = await tariffComparison(warehouse, { meter: flags.meter, tariffs: flags.tariff, payment, ...range, rounded: true });
       warnIncomplete(rows);
       warnCarried(rows);
-      output(rows, format);
+      output(rows, format, LAYOUTS.compare);
     });
   }));
 }
