@@ -55,8 +55,13 @@ Europe/London day's start), naive Europe/London time or an instant with offset; 
 days and months are those whose local midnight lies in [--from, --to), each day whole (a mid-day
 --to still counts its day's every half-hour; a month sums its days in the range); --per half-hour
 is [--from, --to) as given.
+A --tariff of another fuel or direction than the meter's (a gas meter at an electricity tariff, an
+import meter at an export tariff, or the reverse) is refused, naming both; so is an --export-meter
+that is not an export meter (SQL: tariff_mismatch(meter, tariff)).
+On a narrow terminal the money, its day, month or scenario and complete never give way; the
+footer names the columns left out (--format csv or json has them all).
 Exit status: 0 answered, 1 no consumption stored for the meter (in the range) or no prices stored
-for a --tariff (unknown here), 2 bad usage.`;
+for a --tariff (unknown here), 2 bad usage (a tariff of another fuel or direction too).`;
 
 export function register(program: Command): void {
   const cost = program
