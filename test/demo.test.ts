@@ -56,10 +56,23 @@ describe('tariffs demo', () => {
     // The household's year: the agreements, and each tariff, over the same 366 local days.
     expect(stdout).toMatch(/^actual: E-1R-AGILE-18-02-21-J \+ E-1R-VAR-17-01-11-A\s+366\s+\d+\s+\d+\.\d\d\s+0\.00\s/m);
     expect(stdout).toMatch(/^E-1R-VAR-17-01-11-A\s+366\s+\d+\s+\d+\.\d\d\s+-?\d+\.\d\d\s/m);
-    expect(stdout).toMatch(/^Import less export: £-?\d+\.\d\d over 12 months; the export \(\d+, Agile Outgoing C\) earned £\d+\.\d\d/m);
+    // Caveats next to the figures: no standing charges (the title), the variable tariff's 2020 price
+    // carried open-ended into 2023-24 (marked '*' on its rows, the actual's and the net, said under the table)
+    expect(stdout).toMatch(/^The sandbox household .*energy only \(no standing charges stored\):$/m);
+    expect(stdout).toMatch(/^actual: E-1R-AGILE-18-02-21-J \+ E-1R-VAR-17-01-11-A .* \*$/m);
+    expect(stdout).toMatch(/^E-1R-VAR-17-01-11-A .* \*$/m);
+    expect(stdout).toMatch(/^E-1R-AGILE-18-02-21-J .*\d$/m);
+    expect(stdout).toMatch(/^\* at E-1R-VAR-17-01-11-A's last published rate \(open-ended, from 2020-11-01\) carried forward: not a price of that time$/m);
+    expect(stdout).toMatch(/^Import less export: £-?\d+\.\d\d\* over 12 months; the export \(\d+, Agile Outgoing C\) earned £\d+\.\d\d/m);
     expect(readFileSync(join(out, 'tariff_comparison.csv'), 'utf8').split('\n')[0]).toBe(
       'meter_point,is_export,scenario,tariff_code,first_date,last_date,days,kwh,energy_cost_inc_vat,standing_charge_inc_vat,' +
       'total_inc_vat,total_gbp,difference_gbp,missing_prices,missing_readings,missing_half_hours,standing_charge_missing_days,complete');
+    // Each meter compared only with tariffs of its fuel and direction: no gas at an electricity tariff
+    const comparison = readFileSync(join(out, 'tariff_comparison.csv'), 'utf8').trim().split('\n').slice(1).map((l) => l.split(','));
+    expect(comparison.map((c) => `${c[0]} ${c[2]}`)).toEqual([
+      '2000000000011 actual', '2000000000011 E-1R-AGILE-18-02-21-J', '2000000000011 E-1R-VAR-17-01-11-A',
+      '2000000000012 actual', '2000000000012 E-1R-AGILE-OUTGOING-19-05-13-C', '3000000001 actual', '3000000001 G-1R-VAR-17-01-11-A',
+    ]);
     // The cheapest 2-hour window of N's only day, 2026-04-04, is below zero.
     expect(stdout).toMatch(/E-1R-AGILE-24-10-01-N\s+2026-04-04\s+2026-04-04 \d\d:\d\d\s+2026-04-04 \d\d:\d\d\s+-\d/);
     expect(stdout).toMatch(/E-1R-AGILE-24-10-01-G\s+18\s+1\s/);

@@ -6,6 +6,8 @@
 -- whole_days the local days whose midnight lies in that range, whole. A half-hour without a
 -- reading or without a price keeps NULL cost (never zero) and is flagged by has_reading/has_price.
 -- Costs are pence, unrounded. Unit rates: rate_type standard, the payment method given or none.
+-- carried: the price is the tariff's last published rate, one without an end (valid_to NULL),
+-- carried forward to this half-hour; carried_from: that rate's first Europe/London day.
 -- meter_ref → readings → bounds → days → slots → assigned (scenario's tariff) → prices → final.
 CREATE OR REPLACE MACRO consumption_pricing(meter, scenarios, range_from, range_to,
                                             payment := 'DIRECT_DEBIT', whole_days := false) AS TABLE
@@ -18,7 +20,11 @@ readings AS (
     WHERE c.meter_point = m.mp
       AND (m.serial_no IS NULL OR c.serial = m.serial_no)
       AND c.interval_start >= coalesce(CAST(range_from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
-      AND c.interval_start < coalesce(CAST(range_to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')
+      -- whole_days: the last day whose midnight lies before range_to counts whole
+      AND c.interval_start < coalesce(CASE WHEN whole_days
+                                           THEN (SELECT min(day_start) FROM london_days WHERE day_start >= CAST(range_to AS TIMESTAMPTZ))
+                                           ELSE CAST(range_to AS TIMESTAMPTZ) END,
+                                      TIMESTAMPTZ 'infinity')
     GROUP BY c.interval_start
 ),
 raw_bounds AS (
@@ -45,7 +51,11 @@ slots AS (
     WHERE day_start + to_minutes(30 * i) >= b.b_from AND day_start + to_minutes(30 * i) < b.b_to
 ),
 scenario_list AS (
-    SELECT DISTINCT unnest(scenarios) AS scenario
+    -- a tariff of another fuel or direction than the meter's is refused, never priced
+    SELECT DISTINCT scenario
+    FROM (SELECT unnest(scenarios) AS scenario)
+    WHERE CASE WHEN scenario = 'actual' OR tariff_mismatch(meter, scenario) IS NULL THEN true
+               ELSE error('consumption_pricing: ' || tariff_mismatch(meter, scenario)) END
 ),
 assigned AS (
     -- 'actual': the agreement in force at each half-hour (none: NULL tariff, never priced)
@@ -71,6 +81,14 @@ prices AS (
                           UNION SELECT tariff_code FROM agreements WHERE meter_point = (SELECT mp FROM meter_ref))
       AND slot_start >= (SELECT b_from FROM bounds)
       AND slot_start < (SELECT b_to FROM bounds)
+),
+open_ended AS (
+    -- each tariff's last published rates, those without an end (valid_to NULL): carried forward
+    SELECT tariff_code, min(valid_from) AS carried_start, min(local_date) AS carried_from
+    FROM unit_rates
+    WHERE valid_to IS NULL
+      AND coalesce(payment_method, payment) = payment
+    GROUP BY tariff_code
 )
 SELECT
     -- scenario and the tariff pricing this half-hour
@@ -88,7 +106,11 @@ SELECT
     r.kwh * p.value_inc_vat AS cost_inc_vat,
     r.kwh * p.value_exc_vat AS cost_exc_vat,
     r.kwh IS NOT NULL AS has_reading,
-    p.value_inc_vat IS NOT NULL AS has_price
+    p.value_inc_vat IS NOT NULL AS has_price,
+    -- priced at a last published rate without an end (carried forward), and that rate's first local day
+    coalesce(p.value_inc_vat IS NOT NULL AND a.slot_start >= o.carried_start, false) AS carried,
+    CASE WHEN p.value_inc_vat IS NOT NULL AND a.slot_start >= o.carried_start THEN o.carried_from END AS carried_from
 FROM assigned AS a
 LEFT JOIN readings AS r ON r.slot_start = a.slot_start
-LEFT JOIN prices AS p ON p.tariff_code = a.tariff_code AND p.slot_start = a.slot_start;
+LEFT JOIN prices AS p ON p.tariff_code = a.tariff_code AND p.slot_start = a.slot_start
+LEFT JOIN open_ended AS o ON o.tariff_code = a.tariff_code;

@@ -18,8 +18,9 @@ SELECT
     e.kwh AS export_kwh,
     e.energy_cost_inc_vat AS export_earnings_inc_vat,
     -- net, pence unrounded; net_gbp rounded once
-    coalesce(i.total_inc_vat, 0) - coalesce(e.energy_cost_inc_vat, 0) AS net_inc_vat,
-    CAST(CAST(coalesce(i.total_inc_vat, 0) - coalesce(e.energy_cost_inc_vat, 0) AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS net_gbp,
+    -- (NULL when either side has nothing priced that month: unpriced is never zero)
+    i.total_inc_vat - e.energy_cost_inc_vat AS net_inc_vat,
+    CAST(CAST(i.total_inc_vat - e.energy_cost_inc_vat AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS net_gbp,
     CAST(coalesce(i.missing_half_hours, 0) + coalesce(e.missing_half_hours, 0) AS INTEGER) AS missing_half_hours,
     coalesce(i.complete, false) AND coalesce(e.complete, false) AS complete
 FROM imp AS i

@@ -4,7 +4,8 @@
 -- (once per local day: the charge of the day's tariff valid at the day's start, for the payment
 -- method given, else the one quoted without one; none for export meters), and the total, pence
 -- unrounded, and total_gbp rounded once. Missing half-hours are counted, never priced at zero:
--- complete is false when any half-hour lacks a reading or a price, or the standing charge is unknown.
+-- complete is false when any half-hour lacks a reading or a price, or the standing charge is unknown;
+-- a day with no half-hour priced has no total (NULL), an incomplete one the total of what is priced.
 -- priced → days → standing → final.
 CREATE OR REPLACE MACRO scenario_daily_costs(meter, scenarios, range_from, range_to, payment := 'DIRECT_DEBIT') AS TABLE
 WITH priced AS (
@@ -25,7 +26,9 @@ days AS (
            sum(cost_exc_vat) AS energy_cost_exc_vat,
            count(*) FILTER (WHERE NOT has_price) AS missing_prices,
            count(*) FILTER (WHERE NOT has_reading) AS missing_readings,
-           count(*) FILTER (WHERE NOT (has_price AND has_reading)) AS missing_half_hours
+           count(*) FILTER (WHERE NOT (has_price AND has_reading)) AS missing_half_hours,
+           count(*) FILTER (WHERE carried) AS carried_half_hours,
+           min(carried_from) AS carried_from
     FROM priced
     GROUP BY scenario, local_date
 ),
@@ -62,13 +65,17 @@ SELECT
     energy_cost_exc_vat,
     standing_charge_inc_vat,
     standing_charge_exc_vat,
-    coalesce(energy_cost_inc_vat, 0) + coalesce(standing_charge_inc_vat, 0) AS total_inc_vat,
-    coalesce(energy_cost_exc_vat, 0) + coalesce(standing_charge_exc_vat, 0) AS total_exc_vat,
-    CAST(CAST(coalesce(energy_cost_inc_vat, 0) + coalesce(standing_charge_inc_vat, 0) AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS total_gbp,
+    -- no half-hour priced (no price, or no reading): no total, never a zero
+    energy_cost_inc_vat + coalesce(standing_charge_inc_vat, 0) AS total_inc_vat,
+    energy_cost_exc_vat + coalesce(standing_charge_exc_vat, 0) AS total_exc_vat,
+    CAST(CAST(energy_cost_inc_vat + coalesce(standing_charge_inc_vat, 0) AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS total_gbp,
     -- what is missing (never priced at zero)
     CAST(missing_prices AS INTEGER) AS missing_prices,
     CAST(missing_readings AS INTEGER) AS missing_readings,
     CAST(missing_half_hours AS INTEGER) AS missing_half_hours,
     standing_charge_inc_vat IS NULL AS standing_charge_missing,
-    missing_half_hours = 0 AND standing_charge_inc_vat IS NOT NULL AS complete
+    missing_half_hours = 0 AND standing_charge_inc_vat IS NOT NULL AS complete,
+    -- half-hours priced at a last published rate carried forward (see consumption_pricing)
+    CAST(carried_half_hours AS INTEGER) AS carried_half_hours,
+    carried_from
 FROM final;

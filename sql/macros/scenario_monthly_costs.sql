@@ -24,6 +24,8 @@ SELECT
     CAST(sum(missing_readings) AS INTEGER) AS missing_readings,
     CAST(sum(missing_half_hours) AS INTEGER) AS missing_half_hours,
     CAST(count(*) FILTER (WHERE standing_charge_missing) AS INTEGER) AS standing_charge_missing_days,
-    bool_and(complete) AS complete
+    bool_and(complete) AS complete,
+    CAST(sum(carried_half_hours) AS INTEGER) AS carried_half_hours,
+    min(carried_from) AS carried_from
 FROM scenario_daily_costs(meter, scenarios, range_from, range_to, payment := payment)
 GROUP BY scenario, month;

@@ -2,7 +2,9 @@
 -- consumption priced under the actual agreements ('actual') and under each tariff of the list,
 -- side by side over the local days of the range: kWh, energy cost, standing charges, total (pence,
 -- unrounded), total_gbp (rounded once) and the difference to the actual agreements
--- (difference_gbp, positive = dearer), with missing half-hours and days counted.
+-- (difference_gbp, positive = dearer), with missing half-hours and days counted, and caveats
+-- saying what the figure rests on (prices carried past the last published rate, standing charges
+-- missing; NULL when neither).
 -- per_scenario → final.
 CREATE OR REPLACE MACRO tariff_comparison(meter, tariffs, range_from, range_to, payment := 'DIRECT_DEBIT') AS TABLE
 WITH per_scenario AS (
@@ -20,7 +22,10 @@ WITH per_scenario AS (
            sum(missing_readings) AS missing_readings,
            sum(missing_half_hours) AS missing_half_hours,
            count(*) FILTER (WHERE standing_charge_missing) AS standing_charge_missing_days,
-           bool_and(complete) AS complete
+           bool_and(complete) AS complete,
+           sum(half_hours) AS half_hours,
+           sum(carried_half_hours) AS carried_half_hours,
+           min(carried_from) AS carried_from
     FROM scenario_daily_costs(meter, list_prepend('actual', tariffs), range_from, range_to, payment := payment)
     GROUP BY scenario
 )
@@ -44,7 +49,16 @@ SELECT
     CAST(p.missing_readings AS INTEGER) AS missing_readings,
     CAST(p.missing_half_hours AS INTEGER) AS missing_half_hours,
     CAST(p.standing_charge_missing_days AS INTEGER) AS standing_charge_missing_days,
-    p.complete
+    p.complete,
+    -- what the figure rests on: prices carried past the last published rate, standing charges missing
+    CAST(p.carried_half_hours AS INTEGER) AS carried_half_hours,
+    p.carried_from,
+    nullif(concat_ws('; ',
+        CASE WHEN p.carried_half_hours > 0
+             THEN 'prices of ' || p.carried_half_hours || ' of ' || p.half_hours || ' half-hours carried from the last published rate (open-ended, from '
+                  || strftime(p.carried_from, '%Y-%m-%d') || ')' END,
+        CASE WHEN p.standing_charge_missing_days > 0
+             THEN 'no standing charge stored for ' || p.standing_charge_missing_days || ' of ' || p.days || ' days (energy only)' END), '') AS caveats
 FROM per_scenario AS p
 LEFT JOIN per_scenario AS a ON a.scenario = 'actual'
 ORDER BY p.scenario <> 'actual', list_position(tariffs, p.scenario);

@@ -40,6 +40,7 @@ const MACRO: Record<CostPeriod, string> = { 'half-hour': 'half_hour_costs', day:
 
 export async function costs(warehouse: Warehouse, request: CostRequest): Promise<JsRow[]> {
   await requireConsumption(warehouse, request.meter, request);
+  if (request.tariff !== undefined) await requireTariffs(warehouse, request.meter, [request.tariff]);
   return select(warehouse, `${MACRO[request.per]}($meter, $tariff, $from, $to, payment := $payment)`, {
     meter: request.meter, tariff: request.tariff ?? null, payment: request.payment, ...rangeParams(request),
   }, request.rounded);
@@ -48,6 +49,7 @@ export async function costs(warehouse: Warehouse, request: CostRequest): Promise
 export async function tariffComparison(warehouse: Warehouse, request: ComparisonRequest): Promise<JsRow[]> {
   if (request.tariffs.length === 0) throw new UsageError('--tariff: name at least one tariff to compare with');
   await requireConsumption(warehouse, request.meter, request);
+  await requireTariffs(warehouse, request.meter, request.tariffs);
   return select(warehouse, 'tariff_comparison($meter, CAST($tariffs AS VARCHAR[]), $from, $to, payment := $payment)', {
     meter: request.meter, tariffs: JSON.stringify(request.tariffs), payment: request.payment, ...rangeParams(request),
   }, request.rounded);
@@ -56,6 +58,16 @@ export async function tariffComparison(warehouse: Warehouse, request: Comparison
 export async function netCosts(warehouse: Warehouse, request: NetRequest): Promise<JsRow[]> {
   await requireConsumption(warehouse, request.importMeter, request);
   await requireConsumption(warehouse, request.exportMeter, request);
+  const sides = await warehouse.all(`
+    SELECT meter_point, is_export FROM meter_points WHERE meter_point IN (split_part($imp, ':', 1), split_part($exp, ':', 1))`,
+  { imp: request.importMeter, exp: request.exportMeter });
+  const wrong = sides.flatMap((side) => {
+    const asked = side.meter_point === request.exportMeter.split(':')[0] ? '--export-meter' : '--meter';
+    return (asked === '--export-meter') === side.is_export ? [] : [`${asked}: meter ${String(side.meter_point)} is an ${side.is_export ? 'export' : 'import'} meter`];
+  });
+  if (wrong.length > 0) {
+    throw new UsageError(`${wrong.sort().join('; ')}; the net is an import meter (--meter) less an export meter (--export-meter)`);
+  }
   return select(warehouse, 'net_costs($imp, $exp, $from, $to, payment := $payment)', {
     imp: request.importMeter, exp: request.exportMeter, payment: request.payment, ...rangeParams(request),
   }, request.rounded);
@@ -84,6 +96,27 @@ export function lastCompleteMonths(now: Date, months = 12): Required<Range> {
     return `${d.getUTCFullYear()}-${String(d.getUTCMonth() + 1).padStart(2, '0')}-01`;
   };
   return { from: localDayBounds(first(y, m - months)).start, to: localDayBounds(first(y, m)).start };
+}
+
+/** A tariff without a single stored price is unknown here: exit 1 naming it, never a total of 0.00.
+ *  (A known tariff without prices in the range is answered: its half-hours are missing_prices.)
+ *  A tariff of another fuel or direction than the meter's (tariff_mismatch in SQL): exit 2. */
+async function requireTariffs(warehouse: Warehouse, meter: string, tariffs: readonly string[]): Promise<void> {
+  const mismatches = await warehouse.all(`
+    SELECT tariff_mismatch($meter, t.code) AS why FROM (SELECT unnest(CAST($tariffs AS VARCHAR[])) AS code) AS t
+    WHERE tariff_mismatch($meter, t.code) IS NOT NULL`, { meter, tariffs: JSON.stringify(tariffs) });
+  if (mismatches.length > 0) {
+    throw new UsageError(`--tariff: ${mismatches.map((m) => String(m.why)).join('; ')}: ` +
+      'a meter is priced only at tariffs of its fuel and direction');
+  }
+  const rows = await warehouse.all(`
+    SELECT t.code FROM (SELECT unnest(CAST($tariffs AS VARCHAR[])) AS code) AS t
+    WHERE NOT EXISTS (SELECT 1 FROM unit_rates AS u WHERE u.tariff_code = t.code)`, { tariffs: JSON.stringify(tariffs) });
+  if (rows.length > 0) {
+    const codes = rows.map((r) => String(r.code));
+    throw new NoDataError(`no prices stored for tariff ${codes.join(', tariff ')} (\`tariffs tariffs\` lists the stored ones; ` +
+      '`tariffs ingest --tariff CODE` stores one)');
+  }
 }
 
 async function requireConsumption(warehouse: Warehouse, meter: string, range: Range): Promise<void> {

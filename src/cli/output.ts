@@ -3,7 +3,7 @@
 // people (src/cli/table.ts): chosen columns, 2-decimal prices, the terminal's width.
 import { stringify } from 'csv-stringify/sync';
 import { UsageError } from '../errors.js';
-import { renderHumanTable } from './table.js';
+import { renderHumanTable, type TableLayout } from './table.js';
 
 export type OutputFormat = 'table' | 'csv' | 'json';
 export type Row = Record<string, unknown>;
@@ -25,7 +25,7 @@ export function terminalWidth(stream: NodeJS.WriteStream = process.stdout): numb
 }
 
 /** `exact`: a table of exactly the columns and values given (an analyst's own SELECT). */
-export function render(rows: Row[], format: OutputFormat, columns?: string[], width = terminalWidth(), exact = false): string {
+export function render(rows: Row[], format: OutputFormat, columns?: string[], width = terminalWidth(), exact = false, layout?: TableLayout): string {
   const cols = columns ?? (rows[0] ? Object.keys(rows[0]) : []);
   switch (format) {
     case 'json':
@@ -33,7 +33,7 @@ export function render(rows: Row[], format: OutputFormat, columns?: string[], wi
     case 'csv':
       return stringify(rows.map((r) => cols.map((c) => cell(r[c]))), { header: true, columns: cols });
     case 'table':
-      return exact ? renderExactTable(rows, cols) : renderHumanTable(rows, cols, width);
+      return exact ? renderExactTable(rows, cols) : renderHumanTable(rows, cols, width, layout);
   }
 }
 
@@ -43,8 +43,8 @@ function cell(value: unknown): string {
   return String(value);
 }
 
-export function writeRows(rows: Row[], format: OutputFormat, columns?: string[], exact = false): void {
-  process.stdout.write(render(rows, format, columns, terminalWidth(), exact));
+export function writeRows(rows: Row[], format: OutputFormat, columns?: string[], exact = false, layout?: TableLayout): void {
+  process.stdout.write(render(rows, format, columns, terminalWidth(), exact, layout));
 }
 
 /** Every column selected, every digit: `tariffs sql` shows what the query returned. */

@@ -1,7 +1,8 @@
 // Tables for people (`--format table`, the default on a terminal). They show what a person reads:
 // Europe/London wall times rather than UTC and local both, no column that is empty in every row, no
 // rate_type when every row is `standard`, prices to 2 decimals, and they fit the terminal: columns
-// that do not fit are left out (and said so), a single wide row is shown as `field  value` lines.
+// give way by importance (a command's answer columns never; see TableLayout) and the footer names
+// every one left out; a single wide row is shown as `field  value` lines.
 // CSV and JSON keep every field and every digit.
 import { clockChanges } from '../time/index.js';
 
@@ -13,8 +14,21 @@ const PRICE_COLUMN = /(^|_)(inc_vat|exc_vat|price|p_kwh)$|^value_/;
 const POUNDS_COLUMN = /(^|_)gbp$/;
 /** Series columns: when every row shares one value, it is said once above the table. */
 const SERIES_COLUMNS = ['product_code', 'tariff_code', 'payment_method', 'rate_type'];
-/** What gives way first on a narrow terminal (then columns from the right). */
+/** What gives way first on a narrow terminal (then the other columns from the right, then the key ones). */
 const GIVES_WAY = [/_exc_vat$/, /^p10_|^p90_/, /^off_peak_/, /^median_/, /^expected_slots$|^day_slots$/, /^peak_/, /^settlement_period$/];
+
+/** Which of a command's columns matter most on a narrow terminal. `answer`: never give way (money,
+ *  prices, the window's times, state); `key`: give way only after every other column. */
+export interface TableLayout {
+  answer?: readonly (string | RegExp)[];
+  key?: readonly (string | RegExp)[];
+}
+
+/** For commands that declare nothing: money, state and a window's wall times are the answer. */
+const DEFAULT_LAYOUT: TableLayout = { answer: [/(^|_)gbp$/, 'state', 'local_start', 'local_end'] };
+
+const matches = (patterns: TableLayout['answer'], column: string) =>
+  (patterns ?? []).some((p) => (typeof p === 'string' ? p === column : p.test(column)));
 
 /** The columns a person reads, in order. */
 export function humanColumns(rows: readonly Row[], columns: readonly string[]): string[] {
@@ -54,7 +68,7 @@ export function humanCell(column: string, value: unknown, localDate?: unknown): 
 }
 
 /** Renders rows for a terminal `width` columns wide (undefined: no limit). */
-export function renderHumanTable(rows: readonly Row[], allColumns: readonly string[], width?: number): string {
+export function renderHumanTable(rows: readonly Row[], allColumns: readonly string[], width?: number, layout: TableLayout = DEFAULT_LAYOUT): string {
   let columns = humanColumns(rows, allColumns);
   if (columns.length === 0) return '(no rows)\n';
   const constant = rows.length > 1
@@ -62,38 +76,53 @@ export function renderHumanTable(rows: readonly Row[], allColumns: readonly stri
     : [];
   const title = constant.map((c) => (c.endsWith('_code') ? String(rows[0]![c]) : `${c}: ${String(rows[0]![c])}`)).join(', ');
   columns = columns.filter((c) => !constant.includes(c));
-  if (width !== undefined && rows.length > 1) columns = fitted(rows, columns, width);
+  if (width !== undefined && rows.length === 1) {
+    const cells = columns.map((c) => humanCell(c, rows[0]![c], rows[0]!.local_date));
+    const wide = columns.reduce((a, c, i) => a + Math.max(c.length, cells[i]!.length), 0) + 2 * (columns.length - 1);
+    if (wide > width) return renderRecord(columns, cells);
+  }
+  if (width !== undefined && rows.length > 1) columns = fitted(rows, columns, width, layout);
   const cells = rows.map((r) => columns.map((c) => humanCell(c, r[c], r.local_date)));
   const widths = columns.map((c, i) => Math.max(c.length, ...cells.map((line) => line[i]!.length)));
   const numeric = columns.map((c) => rows.length > 0 && rows.every((r) => r[c] === null || typeof r[c] === 'number'));
-  const tableWidth = (shown: number) => widths.slice(0, shown).reduce((a, w) => a + w, 0) + 2 * (shown - 1);
-  let shown = columns.length;
-  if (width !== undefined) {
-    if (rows.length === 1 && tableWidth(shown) > width) return renderRecord(columns, cells[0]!);
-    while (shown > 1 && tableWidth(shown) > width) shown--;
-  }
-  const hiddenEarlier = humanColumns(rows, allColumns).filter((c) => !columns.includes(c) && !constant.includes(c));
+  const hidden = humanColumns(rows, allColumns).filter((c) => !columns.includes(c) && !constant.includes(c));
   const fmt = (line: string[]) =>
-    line.slice(0, shown).map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
+    line.map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
   const lines = [...(title ? [title] : []), fmt(columns), fmt(widths.map((w) => '-'.repeat(w))), ...cells.map(fmt)];
-  const hidden = [...hiddenEarlier, ...columns.slice(shown)];
   const count = `${rows.length} row${rows.length === 1 ? '' : 's'}`;
   const more = `${hidden.length} more column${hidden.length === 1 ? '' : 's'}`;
-  const named = `${count}; ${more} (${hidden.join(', ')}) with --format csv or json`;
-  const footer = hidden.length === 0 ? count
-    : width === undefined || named.length <= width ? named : `${count}; ${more} with --format csv or json`;
+  const footer = hidden.length === 0 ? count : wrapped(`${count}; ${more} with --format csv or json:`, hidden, width);
   return `${lines.join('\n')}\n${footer}\n`;
 }
 
-/** The columns that fit `width`, the ones in GIVES_WAY leaving first, in that order. */
-function fitted(rows: readonly Row[], columns: readonly string[], width: number): string[] {
+/** `head` and then every name, comma-separated, in lines of at most `width` (continued indented). */
+function wrapped(head: string, names: readonly string[], width: number | undefined): string {
+  const lines = [head];
+  names.forEach((name, i) => {
+    const item = `${name}${i < names.length - 1 ? ',' : ''}`;
+    const last = lines[lines.length - 1]!;
+    if (width === undefined || last.length + 1 + item.length <= width) lines[lines.length - 1] = `${last} ${item}`;
+    else lines.push(`  ${item}`);
+  });
+  return lines.join('\n');
+}
+
+/** The columns that fit `width`: the layout's answer columns always stay; first the other columns
+ *  leave (those in GIVES_WAY first, in that order, then from the right), then the key columns, the
+ *  last declared first. Order is kept. Answer columns wider than the terminal are shown even so (it wraps). */
+function fitted(rows: readonly Row[], columns: readonly string[], width: number, layout: TableLayout): string[] {
   const widthOf = (c: string) => Math.max(c.length, ...rows.map((r) => humanCell(c, r[c], r.local_date).length));
   const total = (cols: readonly string[]) => cols.reduce((a, c) => a + widthOf(c), 0) + 2 * (cols.length - 1);
-  let kept = [...columns];
-  for (const pattern of GIVES_WAY) {
-    if (total(kept) <= width) break;
-    for (let i = kept.length - 1; i >= 0 && total(kept) > width; i--) if (pattern.test(kept[i]!)) kept.splice(i, 1);
-  }
+  const rank = (c: string) => (matches(layout.answer, c) ? 0 : matches(layout.key, c) ? 1 : 2);
+  const kept = [...columns];
+  const drop = (leaves: (c: string) => boolean) => {
+    for (let i = kept.length - 1; i >= 0 && total(kept) > width; i--) if (leaves(kept[i]!)) kept.splice(i, 1);
+  };
+  for (const pattern of GIVES_WAY) drop((c) => rank(c) === 2 && pattern.test(c));
+  drop((c) => rank(c) === 2);
+  // key columns: the last declared leaves first
+  const keys = layout.key ?? [];
+  for (let k = keys.length - 1; k >= 0; k--) drop((c) => rank(c) === 1 && matches([keys[k]!], c));
   return kept;
 }
 

@@ -29,8 +29,12 @@ export async function householdSummary(warehouse: Warehouse): Promise<DemoSummar
     comparison: comparison.map((r) => ({
       tariff: r.scenario === 'actual' ? `actual: ${String(r.tariff_code)}` : String(r.tariff_code),
       days: Number(r.days), kwh: Math.round(Number(r.kwh)),
-      total_gbp: Number(r.total_gbp), vs_actual_gbp: Number(r.difference_gbp), missing_half_hours: Number(r.missing_half_hours),
+      // null (nothing priced) stays null: unpriced is never 0.00
+      total_gbp: numberOrNull(r.total_gbp), vs_actual_gbp: numberOrNull(r.difference_gbp), missing_half_hours: Number(r.missing_half_hours),
+      // '*': the total rests on prices carried past the last published rate (said under the table)
+      note: Number(r.carried_half_hours) > 0 ? '*' : '',
       standing_charge_missing_days: Number(r.standing_charge_missing_days),
+      carried_half_hours: Number(r.carried_half_hours), carried_from: r.carried_from === null ? null : String(r.carried_from),
     })),
     net: [{
       months: net.length,
@@ -38,7 +42,7 @@ export async function householdSummary(warehouse: Warehouse): Promise<DemoSummar
       export_kwh: Math.round(net.reduce((n, r) => n + Number(r.export_kwh ?? 0), 0)),
       import_cost_gbp: poundsOf(net.reduce((n, r) => n + Number(r.import_cost_inc_vat ?? 0), 0)),
       export_earnings_gbp: poundsOf(net.reduce((n, r) => n + Number(r.export_earnings_inc_vat ?? 0), 0)),
-      net_gbp: poundsOf(net.reduce((n, r) => n + Number(r.net_inc_vat ?? 0), 0)),
+      net_gbp: net.some((r) => r.net_inc_vat === null) ? null : poundsOf(net.reduce((n, r) => n + Number(r.net_inc_vat), 0)),
     }],
   };
 }
@@ -105,7 +109,6 @@ export function formatDemoSummary(summary: DemoSummary): string {
     'Negative prices:',
     table(negative).trimEnd(),
     ...(none.length > 0 ? [`No negative prices: ${shortCodes(none.map(String)).join(', ')}.`] : []),
-    '',
     `Clock-change days found: ${days.length} (${complete.length} complete; ` +
       `${complete.filter((d) => d.slots === 46).length} of 46 half-hours, ${complete.filter((d) => d.slots === 50).length} of 50). ` +
       `${prefix}…, complete/found 46 | 50:`,
@@ -113,10 +116,15 @@ export function formatDemoSummary(summary: DemoSummary): string {
     ...(summary.household ? [
       '',
       householdTitle(summary.household.comparison),
-      table(summary.household.comparison.map(({ standing_charge_missing_days: _sc, ...row }) => row)).trimEnd(),
-      `Import less export: ${netLine(summary.household.net[0]!)}.`,
+      table(summary.household.comparison.map(({ standing_charge_missing_days: _sc, carried_half_hours: _ch, carried_from: _cf, ...row }) => row)).trimEnd(),
+      ...carriedNote(summary.household.comparison),
+      `Import less export: ${netLine(summary.household.net[0]!, actualCarried(summary.household.comparison))}.`,
     ] : []),
   ].join('\n');
+}
+
+function numberOrNull(value: unknown): number | null {
+  return value === null || value === undefined ? null : Number(value);
 }
 
 /** Pence summed in doubles → pounds to the penny, the summation's last-bit noise rounded away first. */
@@ -155,7 +163,7 @@ function wrap(items: string[], width: number): string[] {
 }
 
 function money(value: unknown): string {
-  return Number(value).toFixed(2);
+  return value === null || value === undefined ? 'unknown (months without prices)' : `£${Number(value).toFixed(2)}`;
 }
 
 /** What the comparison is: the household, its year, and whether standing charges are in it. */
@@ -165,7 +173,22 @@ function householdTitle(rows: SummaryRow[]): string {
     (energyOnly ? ', energy only (no standing charges stored):' : ', standing charges included:');
 }
 
-function netLine(net: SummaryRow): string {
-  return `£${money(net.net_gbp)} over ${net.months} months; the export (${HOUSEHOLD.exportMpan}, Agile Outgoing C) ` +
-    `earned £${money(net.export_earnings_gbp)} for ${net.export_kwh} kWh`;
+/** Under the comparison: which totals rest on a price carried past its last published rate. */
+function carriedNote(rows: SummaryRow[]): string[] {
+  const carried = rows.filter((r) => (r.carried_half_hours as number) > 0);
+  if (carried.length === 0) return [];
+  const from = carried.map((r) => String(r.carried_from)).sort()[0];
+  const named = carried.map((r) => String(r.tariff)).filter((t) => !t.startsWith('actual'));
+  return [`* at ${named.length > 0 ? `${named.join(', ')}'s` : 'an agreement\'s'} last published rate (open-ended, from ${from}) ` +
+    'carried forward: not a price of that time'];
+}
+
+/** Whether the agreements' own total ('actual') rests on a carried price (so does the net). */
+function actualCarried(rows: SummaryRow[]): boolean {
+  return rows.some((r) => String(r.tariff).startsWith('actual') && (r.carried_half_hours as number) > 0);
+}
+
+function netLine(net: SummaryRow, carried: boolean): string {
+  return `${money(net.net_gbp)}${carried ? '*' : ''} over ${net.months} months; the export (${HOUSEHOLD.exportMpan}, Agile Outgoing C) ` +
+    `earned ${money(net.export_earnings_gbp)} for ${net.export_kwh} kWh`;
 }

@@ -29,7 +29,8 @@ export interface IngestRequest extends TargetRequest {
   to?: Date;
   /** Skip refreshing the products list. */
   noProducts?: boolean;
-  /** Skip the accounts' consumption (`--no-consumption`; config `consumption: false` too). */
+  /** Skip the accounts' consumption readings (`--no-consumption`; config `consumption: false` too);
+   *  the accounts' meter points and agreements are stored all the same. */
   noConsumption?: boolean;
   /** Only refresh products (the `products` job). */
   productsOnly?: boolean;
@@ -154,8 +155,9 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
           missing = [...missing, ...described.missing];
         }
         await recordOptionalOutcomes(warehouse, runId, now(), result.optionalPresent, missing);
-        if (config.consumption && !request.noConsumption && (request.accounts?.length ?? 0) > 0 && !result.interrupted) {
+        if ((request.accounts?.length ?? 0) > 0 && !result.interrupted) {
           consumption = await ingestConsumption({
+            readings: config.consumption && !request.noConsumption,
             warehouse, client, logger, accounts: request.accounts ?? [], runId, now, from: request.from, to: request.to,
             defaultFrom: defaultFromOf(config, now()), lookbackMs: CONSUMPTION_LOOKBACK_MS,
             calorificValue: config.gasCalorificValue, gasUnit: config.gasUnit, signal,

@@ -30,6 +30,9 @@ export interface IngestConsumptionOptions {
   calorificValue: number;
   gasUnit: 'kWh' | 'm3';
   signal?: AbortSignal | undefined;
+  /** false: store the accounts' meter points and agreements only, not their readings
+   *  (`--no-consumption`: a household that imports its supplier's CSV still has its agreements). */
+  readings?: boolean;
 }
 
 export interface ConsumptionMeterResult {
@@ -63,7 +66,9 @@ export async function ingestConsumption(options: IngestConsumptionOptions): Prom
   const result: IngestConsumptionResult = { meters: [], inserted: 0, updated: 0, unchanged: 0, pages: 0, warnings: [] };
   for (const accountNumber of options.accounts) {
     const account = await client.accountMeters(accountNumber, { signal: options.signal });
-    for (const meter of await storeMeters(warehouse, account, options.now())) {
+    const meters = await storeMeters(warehouse, account, options.now());
+    if (options.readings === false) continue;
+    for (const meter of meters) {
       if (options.signal?.aborted) return result;
       const outcome = await ingestMeter(options, meter, result);
       result.meters.push(outcome);

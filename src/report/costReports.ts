@@ -1,7 +1,8 @@
 // The cost reports of an export (README, section Exports): monthly_costs and tariff_comparison for
 // every meter with consumption, each priced at its agreements ('actual') and at the compared
 // tariffs — the export's tariffs (and the meter's agreement tariffs) that have prices during its
-// readings, import tariffs for import meters and export (Outgoing) tariffs for export meters.
+// readings and the meter's fuel and direction (tariff_direction, tariff_mismatch in sql/macros):
+// import tariffs for import meters, export (Outgoing) tariffs for export meters, gas for gas.
 // Numbers come from the scenario_monthly_costs and tariff_comparison macros of sql/macros.
 import { SUM_DIGITS } from '../analytics/costs.js';
 import { priceSql } from '../analytics/priceSql.js';
@@ -10,7 +11,6 @@ import type { ReportDefinition } from './reports.js';
 
 /** Pence and kWh at 4 decimals, reproducibly rounded (see priceSql.ts), wide enough for sums. */
 const D4 = (expr: string) => priceSql(expr, 4, SUM_DIGITS);
-const IS_EXPORT_TARIFF = (column: string) => `(${column} LIKE '%OUTGOING%' OR ${column} LIKE '%EXPORT%')`;
 
 /** Creates temp table export_cost_meters(meter_point, is_export, tariffs); returns how many meters. */
 export async function prepareCostScope(warehouse: Warehouse, params: Params): Promise<number> {
@@ -35,7 +35,9 @@ export async function prepareCostScope(warehouse: Warehouse, params: Params): Pr
         SELECT c.meter_point, c.tariff_code
         FROM candidates AS c
         JOIN meters AS m USING (meter_point)
-        WHERE ${IS_EXPORT_TARIFF('c.tariff_code')} = m.is_export
+        -- only tariffs of the meter's fuel and direction (never gas at an electricity tariff)
+        WHERE (tariff_direction(c.tariff_code) = 'EXPORT') = m.is_export
+          AND tariff_mismatch(c.meter_point, c.tariff_code) IS NULL
           AND EXISTS (SELECT 1 FROM rate_slots AS r
                       WHERE r.tariff_code = c.tariff_code AND r.slot_start >= m.first_start AND r.slot_start < m.last_end)
     )

@@ -13,6 +13,7 @@ import { OctopusClient } from '../../api/OctopusClient.js';
 import { configFrom, formatOf, loggerFor, withApi, withDb, withFormat, type CommonFlags } from '../common.js';
 import { writeRows, type OutputFormat, type Row } from '../output.js';
 import { action } from '../run.js';
+import type { TableLayout } from '../table.js';
 
 export interface RangeFlags extends CommonFlags {
   from?: string;
@@ -279,7 +280,9 @@ ${FORMS}`);
     const product = flags.product;
     const range = rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      output(await regionComparison(warehouse, { product, ...range, rounded: true }), format);
+      // the region, its tariff and the mean are the answer; min/max next
+      output(await regionComparison(warehouse, { product, ...range, rounded: true }), format,
+        { answer: ['region', 'tariff_code', 'mean_inc_vat', 'mean_rank'], key: ['min_inc_vat', 'max_inc_vat', 'days'] });
     });
   }));
 
@@ -376,8 +379,8 @@ function optionsOf(flags: RollingFlags): { highest: boolean; minPrice?: number; 
 }
 
 /** Prices come rounded from SQL (4 decimals, as in the exports); a table shows 2 (src/cli/table.ts). */
-export function output(rows: object[], format: OutputFormat): void {
-  writeRows(rows as Row[], format);
+export function output(rows: object[], format: OutputFormat, layout?: TableLayout): void {
+  writeRows(rows as Row[], format, undefined, false, layout);
 }
 
 /** With `now`, an absent --from (or `--from now`) is the rolling start: see rollingStart. */

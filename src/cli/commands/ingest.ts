@@ -36,7 +36,7 @@ export function register(program: Command): void {
     .option('--from <when>', 'window start: ISO datetime with offset, a date (Europe/London day start), or naive Europe/London time')
     .option('--to <when>', 'window end (exclusive), same forms as --from')
     .option('--no-products', 'do not refresh the products list')
-    .option('--no-consumption', "with --account: do not fetch the account's meters' consumption (config consumption: false)");
+    .option('--no-consumption', "with --account: do not fetch the meters' consumption readings (config consumption: false); the account's meter points and agreements are stored all the same");
   withBusyTimeout(withConfig(withApi(withDb(withFormat(command)))));
   command.addHelpText('after', `
 Without --from, each tariff continues from its last stored slot (re-reading a short look-back to

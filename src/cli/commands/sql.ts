@@ -1,7 +1,8 @@
 // `tariffs sql`, `tariffs products`, `tariffs tariffs`, `tariffs migrate`: reading the warehouse
 // back (read-only, so the scheduler can keep writing between queries) and upgrading its schema.
 import { Command } from 'commander';
-import { rowsToJs } from '../../store/rowsToJs.js';
+import { DuckDBTypeId, type DuckDBResultReader } from '@duckdb/node-api';
+import { rowsToJs, type JsRow } from '../../store/rowsToJs.js';
 import { vacuumWarehouse } from '../../store/vacuumWarehouse.js';
 import { Warehouse } from '../../store/Warehouse.js';
 import { WriteSession } from '../../store/WriteSession.js';
@@ -15,10 +16,31 @@ async function query(flags: CommonFlags, sql: string): Promise<void> {
   const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config) });
   try {
     const reader = await warehouse.reader(sql);
-    writeRows(rowsToJs(reader), format, reader.columnNames(), true); // exactly what was selected
+    // exactly the columns selected; DOUBLEs without the noise of their last bits (see withoutNoise)
+    writeRows(withoutNoise(rowsToJs(reader), reader), format, reader.columnNames(), true);
   } finally {
     warehouse.close();
   }
+}
+
+/** Significant digits a DOUBLE is printed with. A double holds 15-17; a mean or sum of doubles
+ *  (summed by parallel threads, too) carries noise in the last of them (8.323875000000001,
+ *  26.938625000000602 over 81,403 prices), never in the first 12. */
+export const DOUBLE_DIGITS = 12;
+
+/** DOUBLE and FLOAT columns to DOUBLE_DIGITS significant digits; every other value as it is. */
+function withoutNoise(rows: JsRow[], reader: DuckDBResultReader): JsRow[] {
+  const names = reader.columnNames();
+  const floating = reader.columnTypes().flatMap((type, i) =>
+    (type.typeId === DuckDBTypeId.DOUBLE || type.typeId === DuckDBTypeId.FLOAT ? [names[i]!] : []));
+  if (floating.length === 0) return rows;
+  for (const row of rows) {
+    for (const name of floating) {
+      const value = row[name];
+      if (typeof value === 'number' && Number.isFinite(value)) row[name] = Number(value.toPrecision(DOUBLE_DIGITS));
+    }
+  }
+  return rows;
 }
 
 export function register(program: Command): void {
@@ -27,7 +49,9 @@ export function register(program: Command): void {
     .description('run a read-only SQL query against the warehouse')
     .argument('<query>', 'SQL, e.g. "SELECT * FROM rate_slots LIMIT 5"');
   withFormat(withDb(sql));
-  sql.addHelpText('after', '\nJSON output is an array of row objects; instants are ISO 8601 UTC strings (...Z), numbers are numbers.');
+  sql.addHelpText('after', '\nJSON output is an array of row objects; instants are ISO 8601 UTC strings (...Z), numbers are numbers.\n' +
+    `DOUBLE values are printed to ${DOUBLE_DIGITS} significant digits, without the float noise of their last bits ` +
+    '(8.323875000000001 prints as 8.323875); DECIMALs and integers exactly. CAST(x AS DECIMAL(18, 9)) shows more.');
   sql.action(action(async (text: string, flags: CommonFlags) => query(flags, text)));
 
   const products = program.command('products').description('list the products stored in the warehouse');

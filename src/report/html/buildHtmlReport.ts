@@ -11,7 +11,7 @@ import { inDays, inMonths } from '../reports.js';
 import { regionName } from '../../api/discover.js';
 import { dayChartSpec, historyChartSpec, monthChartSpec, type DayPoint, type MonthDay } from './chartSpecs.js';
 import { renderReportPage, type PageChart, type PageSeries } from './reportPage.js';
-import { renderSvg } from './renderSvg.js';
+import { renderSvg, type TopLevelSpec } from './renderSvg.js';
 
 export const HTML_LIMITS = { days: 14, months: 24, cheapestSlots: 4 } as const;
 
@@ -39,9 +39,19 @@ interface WindowRow {
   mean_inc_vat: number;
 }
 
+/** A chart's Vega-Lite spec, kept beside its SVG (tests read them: scales, scenarios, names). */
+export interface ChartSpecOf {
+  /** The price series key, or the meter point of a cost section. */
+  series: string;
+  kind: 'day' | 'month' | 'history' | 'monthly_cost' | 'daily_consumption';
+  period: string;
+  spec: TopLevelSpec;
+}
+
 export interface HtmlReport {
   html: string;
   charts: number;
+  specs: ChartSpecOf[];
 }
 
 export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, logger: Logger, costParams?: Params): Promise<HtmlReport> {
@@ -96,6 +106,7 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
   const monthsOf = groupBy(months, (m) => m.key as string);
   const warn = (message: string) => logger.debug({ message }, 'chart warning');
   const series: PageSeries[] = [];
+  const specs: ChartSpecOf[] = [];
   let charts = 0;
   for (const [seriesKey, days] of groupBy(daily, (d) => d.key)) {
     const started = performance.now();
@@ -117,6 +128,7 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
         subtitle: daySubtitle(day, window),
       });
       dayCharts.push({ kind: 'day', period: day.local_date, svg: await renderSvg(spec, warn) });
+      specs.push({ series: seriesKey, kind: 'day', period: day.local_date, spec });
     }
     // Months holding days before the daily charts, newest first, at most HTML_LIMITS.months.
     const firstShown = shownDays.at(-1)?.local_date ?? '9999-12-31';
@@ -124,6 +136,8 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
       .filter(([, monthDays]) => monthDays.some((d) => d.local_date < firstShown))
       .reverse();
     const monthCharts: PageChart[] = [];
+    // one price axis for all of the series' month charts, so that months read against each other
+    const monthDomain = sharedPriceAxis(earlier.slice(0, HTML_LIMITS.months).flatMap(([, monthDays]) => monthDays));
     for (const [month, monthDays] of earlier.slice(0, HTML_LIMITS.months)) {
       const values: MonthDay[] = monthDays.map((d) => ({
         day: Number(d.local_date.slice(8, 10)),
@@ -139,12 +153,14 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
         daysInMonth: daysInMonth(month),
         days: values,
         title: monthName(month),
+        yDomain: monthDomain,
         subtitle: [
           `${monthDays.length} day${monthDays.length === 1 ? '' : 's'} · ${negatives} negative half-hour${negatives === 1 ? '' : 's'}`,
           'daily mean, min–max and cheapest 2 h mean (p/kWh inc VAT)',
         ],
       });
       monthCharts.push({ kind: 'month', period: month, svg: await renderSvg(spec, warn) });
+      specs.push({ series: seriesKey, kind: 'month', period: month, spec });
     }
     const seriesMonths = monthsOf.get(seriesKey) ?? [];
     let history: PageChart | undefined;
@@ -158,6 +174,7 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
         subtitle: 'monthly mean and min–max (p/kWh inc VAT); ▼ months with negative prices',
       });
       history = { kind: 'history', period: 'all', svg: await renderSvg(spec, warn) };
+      specs.push({ series: seriesKey, kind: 'history', period: 'all', spec });
     }
     const page: PageSeries = {
       id: seriesKey.replace(/[^A-Za-z0-9-]+/g, '_'),
@@ -173,9 +190,10 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
     logger.info({ series: seriesKey, charts: dayCharts.length + monthCharts.length + (history ? 1 : 0), ms: Math.round(performance.now() - started) }, 'html: charts rendered');
   }
   if (costParams) {
-    const costs = await costSeries(warehouse, costParams, warn);
-    series.push(...costs);
-    charts += costs.length * 2;
+    const costs = await costSeries(warehouse, costParams, warn, names);
+    series.push(...costs.pages);
+    specs.push(...costs.specs);
+    charts += costs.pages.length * 2;
   }
   const html = renderReportPage({
     title: 'Half-hourly electricity prices',
@@ -184,7 +202,7 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
     limits: `Per series: the last ${HTML_LIMITS.days} local days, one chart for each of at most ${HTML_LIMITS.months} earlier months, and one chart of every month. The full data are in the CSV/Parquet files.`,
     series,
   });
-  return { html, charts };
+  return { html, charts, specs };
 }
 
 /** One price axis for a series' day charts: their lowest and highest price (0 always shown), a
@@ -199,7 +217,7 @@ export function sharedPriceAxis(days: readonly { min_inc_vat: number; max_inc_va
 
 /** "Agile Octopus, South Eastern England" for each stored tariff: the product's display name
  *  (from the products list, when stored) and the region's name. */
-async function seriesNames(warehouse: Warehouse): Promise<Map<string, string>> {
+export async function seriesNames(warehouse: Warehouse): Promise<Map<string, string>> {
   const rows = await warehouse.all(`
     SELECT t.tariff_code, t.region, p.display_name
     FROM tariffs AS t LEFT JOIN products AS p ON p.code = t.product_code`);

@@ -53,6 +53,8 @@ export interface MonthChartInput {
   title: string;
   /** One string per line (a long single line would widen the chart). */
   subtitle?: string | string[];
+  /** The price axis every month chart of the series shares (sharedPriceAxis of their days). */
+  yDomain?: [number, number] | undefined;
 }
 
 export interface HistoryMonth {
@@ -185,7 +187,11 @@ export function monthChartSpec(input: MonthChartInput): TopLevelSpec {
     {
       data: { values: input.days },
       mark: { type: 'area', color: COLORS.range, opacity: 0.6 },
-      encoding: { x, y: { field: 'min', type: 'quantitative', title: 'p/kWh inc VAT' }, y2: { field: 'max' } },
+      encoding: {
+        x,
+        y: { field: 'min', type: 'quantitative', title: 'p/kWh inc VAT', ...(input.yDomain ? { scale: { domain: input.yDomain, nice: false, zero: false } } : {}) },
+        y2: { field: 'max' },
+      },
     },
     {
       data: { values: [{ y: 0 }] },

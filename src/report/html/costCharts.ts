@@ -6,22 +6,40 @@ import type { Params, Warehouse } from '../../store/Warehouse.js';
 import { priceDoubleSql } from '../../analytics/priceSql.js';
 import { COLORS } from './chartSpecs.js';
 import type { PageSeries } from './reportPage.js';
+import type { ChartSpecOf } from './buildHtmlReport.js';
 import { renderSvg, type TopLevelSpec } from './renderSvg.js';
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const config = { font: FONT, view: { stroke: null }, axis: { labelFontSize: 11, titleFontSize: 11, grid: true, gridColor: '#eee' }, legend: { labelFontSize: 11, titleFontSize: 11 } };
 
-export function monthlyCostChartSpec(rows: { scenario: string; month: string; total_gbp: number }[], title: string): TopLevelSpec {
+export interface MonthlyCost {
+  scenario: string;
+  /** How the legend names it: the tariff code with its product and region, or the agreements. */
+  label: string;
+  /** YYYY-MM */
+  month: string;
+  /** null: nothing priced that month (no bar, never a zero). */
+  total_gbp: number | null;
+}
+
+/** Each scenario's monthly total as bars side by side within the month, so that a scenario equal to
+ *  another (the agreements are one of the compared tariffs each month) is never hidden behind it. */
+export function monthlyCostChartSpec(rows: readonly MonthlyCost[], title: string, subtitle: string, labels: readonly string[]): TopLevelSpec {
   return {
-    width: 980, height: 200, config,
-    title: { text: title, subtitle: 'monthly total (energy and standing charges, £ inc VAT): actual agreements and each compared tariff', fontSize: 13, subtitleFontSize: 11, anchor: 'start' },
-    data: { values: rows.map((r) => ({ ...r, t: `${r.month}-01` })) },
-    mark: { type: 'line', point: true, strokeWidth: 1.5 },
+    width: 980, height: 220, config,
+    title: { text: title, subtitle, fontSize: 13, subtitleFontSize: 11, anchor: 'start' },
+    data: { values: rows.filter((r) => r.total_gbp !== null) },
+    mark: { type: 'bar' },
     encoding: {
-      x: { field: 't', type: 'temporal', timeUnit: 'utcyearmonth', axis: { title: null, format: '%b %Y', labelAngle: 0 } },
+      x: { field: 'month', type: 'ordinal', sort: 'ascending', axis: { title: null, labelAngle: 0 } },
+      xOffset: { field: 'label', type: 'nominal', sort: [...labels] },
       y: { field: 'total_gbp', type: 'quantitative', title: '£ inc VAT' },
-      color: { field: 'scenario', type: 'nominal', title: null, legend: { orient: 'top' } },
-      strokeDash: { condition: { test: "datum.scenario === 'actual'", value: [1, 0] }, value: [4, 2] },
+      color: {
+        field: 'label', type: 'nominal', title: null, sort: [...labels],
+        // full names, one a line: two regions of one product differ only at the end of the code
+        legend: { orient: 'bottom', direction: 'vertical', labelLimit: 0 },
+      },
+      tooltip: [{ field: 'label' }, { field: 'month' }, { field: 'total_gbp', format: '.2f' }],
     },
   } as unknown as TopLevelSpec;
 }
@@ -40,36 +58,73 @@ export function dailyConsumptionChartSpec(rows: { local_date: string; kwh: numbe
   } as unknown as TopLevelSpec;
 }
 
-export async function costSeries(warehouse: Warehouse, params: Params, warn: (m: string) => void): Promise<PageSeries[]> {
+/** What a meter's monthly totals include, said in the chart's subtitle. */
+export function costSubtitle(isExport: boolean, days: number, standingMissingDays: number): string {
+  if (isExport) return 'monthly earnings, £ inc VAT, of the export at its agreements and at each compared export tariff (no standing charge)';
+  const included = standingMissingDays === 0 ? 'energy and standing charges'
+    : standingMissingDays >= days ? 'energy only: no standing charges are stored for these tariffs'
+      : `energy, and standing charges on ${days - standingMissingDays} of ${days} days (none stored for the rest)`;
+  return `monthly total, £ inc VAT, at the agreements and at each compared tariff: ${included}`;
+}
+
+export async function costSeries(
+  warehouse: Warehouse, params: Params, warn: (m: string) => void, names: ReadonlyMap<string, string> = new Map(),
+): Promise<{ pages: PageSeries[]; specs: ChartSpecOf[] }> {
   const meters = await warehouse.all('SELECT meter_point, is_export, tariffs FROM export_cost_meters ORDER BY meter_point');
   const out: PageSeries[] = [];
+  const specs: ChartSpecOf[] = [];
+  const named = (code: string) => (names.has(code) ? `${code} — ${names.get(code)}` : code);
   for (const meter of meters) {
     const mp = String(meter.meter_point);
+    const tariffs = meter.tariffs as string[];
     const monthly = (await warehouse.all(`
-      SELECT scenario, strftime(month, '%Y-%m') AS month, CAST(total_gbp AS DOUBLE) AS total_gbp, complete
+      SELECT scenario, tariff_code, strftime(month, '%Y-%m') AS month, CAST(total_gbp AS DOUBLE) AS total_gbp, complete,
+             days, standing_charge_missing_days, carried_half_hours, CAST(carried_from AS VARCHAR) AS carried_from
       FROM scenario_monthly_costs($mp, list_prepend('actual', CAST($tariffs AS VARCHAR[])),
                                   CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ), payment := $payment)
-      ORDER BY scenario, month`, { ...params, mp, tariffs: JSON.stringify(meter.tariffs) })) as { scenario: string; month: string; total_gbp: number; complete: boolean }[];
+      ORDER BY scenario, month`, { ...params, mp, tariffs: JSON.stringify(tariffs) })) as {
+      scenario: string; tariff_code: string | null; month: string; total_gbp: number | null; complete: boolean;
+      days: number; standing_charge_missing_days: number; carried_half_hours: number; carried_from: string | null;
+    }[];
     const daily = (await warehouse.all(`
       SELECT CAST(local_date AS VARCHAR) AS local_date, ${priceDoubleSql('kwh', 3)} AS kwh,
              ${priceDoubleSql('energy_cost_inc_vat / nullif(kwh, 0)')} AS price
       FROM scenario_daily_costs($mp, ['actual'], CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ), payment := $payment)
       ORDER BY local_date`, { ...params, mp })) as { local_date: string; kwh: number; price: number | null }[];
     const role = meter.is_export ? 'export meter (earnings)' : 'meter';
-    const incomplete = monthly.filter((m) => !m.complete).length;
+    // the agreements' tariffs over the range, in the order they came
+    const agreed = [...new Set(monthly.filter((m) => m.scenario === 'actual' && m.tariff_code)
+      .sort((a, b) => a.month.localeCompare(b.month)).flatMap((m) => m.tariff_code!.split(' + ')))];
+    const labelOf = (scenario: string) => (scenario === 'actual' ? `actual: the agreements (${agreed.join(', then ') || 'none'})` : named(scenario));
+    const labels = ['actual', ...tariffs].map(labelOf);
+    const rows = monthly.map((m) => ({ scenario: m.scenario, label: labelOf(m.scenario), month: m.month, total_gbp: m.total_gbp }));
+    const months = [...new Set(monthly.map((m) => m.month))];
+    const incomplete = months.filter((month) => monthly.some((m) => m.month === month && !m.complete));
+    const standingMissing = monthly.reduce((n, m) => n + m.standing_charge_missing_days, 0);
+    const allDays = monthly.reduce((n, m) => n + m.days, 0);
+    const carried = [...new Set(monthly.filter((m) => m.carried_half_hours > 0).map((m) => m.scenario))];
+    const carriedFrom = monthly.map((m) => m.carried_from).filter((d): d is string => d !== null).sort()[0];
+    const monthlySpec = monthlyCostChartSpec(rows, `Monthly ${meter.is_export ? 'earnings' : 'cost'}, ${mp}`,
+      costSubtitle(meter.is_export === true, allDays, standingMissing), labels);
+    const dailySpec = dailyConsumptionChartSpec(daily, `Daily ${meter.is_export ? 'export' : 'consumption'} and price, ${mp}`, 'kWh');
+    specs.push({ series: mp, kind: 'monthly_cost', period: 'all', spec: monthlySpec }, { series: mp, kind: 'daily_consumption', period: 'all', spec: dailySpec });
     out.push({
       id: `meter_${mp}`,
       heading: `Costs: ${role} ${mp}`,
       facts: [
-        ['compared tariffs', (meter.tariffs as string[]).join(', ') || '(none with prices during the readings)'],
+        ['compared tariffs', tariffs.map(named).join('; ') || '(none with prices during the readings)'],
         ['local days', daily.length ? `${daily.length} (${daily[0]!.local_date} to ${daily.at(-1)!.local_date})` : '0'],
-        ['incomplete months', `${incomplete} of ${monthly.length} (a missing reading, price or standing charge; see monthly_costs)`],
+        ['months', `${months.length}; incomplete: ${incomplete.length} of ${months.length} (a missing reading, price or standing charge in any scenario; see monthly_costs)`],
+        ['standing charges', meter.is_export ? 'none (an export meter)' : standingMissing === 0 ? 'included'
+          : `not stored for ${standingMissing} of ${allDays} scenario-days: ${standingMissing >= allDays ? 'energy only' : 'partly energy only'}`],
+        ...(carried.length > 0 ? [['carried prices', `${carried.map(labelOf).join('; ')}: priced partly or wholly at a last published rate ` +
+          `(open-ended, from ${carriedFrom}) carried forward, not a price of that time`] as [string, string]] : []),
       ],
-      history: { kind: 'history', period: 'all', svg: await renderSvg(monthlyCostChartSpec(monthly, `Monthly cost, ${mp}`), warn) },
+      history: { kind: 'history', period: 'all', svg: await renderSvg(monthlySpec, warn) },
       days: [],
-      months: [{ kind: 'month', period: 'all', svg: await renderSvg(dailyConsumptionChartSpec(daily, `Daily ${meter.is_export ? 'export' : 'consumption'} and price, ${mp}`, 'kWh'), warn) }],
+      months: [{ kind: 'month', period: 'all', svg: await renderSvg(dailySpec, warn) }],
       monthsNotCharted: 0,
     });
   }
-  return out;
+  return { pages: out, specs };
 }

@@ -1,0 +1,109 @@
+// The HTML report's cost section and month charts (issue 26, item 8), on the demo's warehouse (the
+// sandbox household's year, 2023-03 → 2024-02): every scenario drawn (bars side by side, so the
+// agreements never hide the tariff they equal), tariffs named in full with product and region,
+// the subtitle saying what the totals include, months counted as months, and one price axis for
+// all the month charts of a series. The Vega-Lite specs are read beside their SVGs.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDemoWarehouse } from '../src/demo/buildDemoWarehouse.js';
+import { silentLogger } from '../src/log/createLogger.js';
+import { prepareCostScope } from '../src/report/costReports.js';
+import { resolveScope, scopeParams } from '../src/report/exportScope.js';
+import { buildHtmlReport, type HtmlReport } from '../src/report/html/buildHtmlReport.js';
+import { HOUSEHOLD } from '../src/sandbox/loadSandboxData.js';
+import { Warehouse } from '../src/store/Warehouse.js';
+import { tempDir } from './helpers/warehouseTools.js';
+
+const AGILE = 'E-1R-AGILE-18-02-21-J';
+const VAR = 'E-1R-VAR-17-01-11-A';
+const tmp = tempDir('tariffs-html-costs-');
+const db = tmp.file('demo.duckdb');
+let report: HtmlReport;
+let standingCharges: number;
+
+type Spec = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+beforeAll(async () => {
+  await buildDemoWarehouse(db, silentLogger());
+  const warehouse = await Warehouse.open(db, { readOnly: true });
+  try {
+    const from = new Date(HOUSEHOLD.from);
+    const to = new Date(HOUSEHOLD.to);
+    const scope = await resolveScope(warehouse, { tariffs: [AGILE], from, to });
+    const params = { ...scopeParams(scope), payment: 'DIRECT_DEBIT', cost_from: from.toISOString(), cost_to: to.toISOString() };
+    expect(await prepareCostScope(warehouse, params)).toBe(3);
+    report = await buildHtmlReport(warehouse, scope, silentLogger(), params);
+    standingCharges = Number((await warehouse.one(`SELECT count(*) AS n FROM standing_charges
+      WHERE tariff_code IN ('${AGILE}', '${VAR}', '${HOUSEHOLD.exportTariff}', '${HOUSEHOLD.gasTariff}')`))!.n);
+  } finally {
+    warehouse.close();
+  }
+}, 120_000);
+afterAll(() => tmp.remove());
+
+const specOf = (series: string, kind: string) => report.specs.find((s) => s.series === series && s.kind === kind)!.spec as Spec;
+
+describe('the HTML cost section', () => {
+  it('draws every scenario every month, side by side, named in full with product and region', () => {
+    const spec = specOf(HOUSEHOLD.importMpan, 'monthly_cost');
+    expect(spec.mark.type).toBe('bar');
+    expect(spec.encoding.xOffset.field).toBe('label');
+    expect(spec.encoding.color.legend.labelLimit).toBe(0);
+    const values = spec.data.values as { scenario: string; label: string; month: string; total_gbp: number }[];
+    const months = [...new Set(values.map((v) => v.month))].sort();
+    expect(months).toHaveLength(12);
+    expect(months[0]).toBe('2023-03');
+    expect(months.at(-1)).toBe('2024-02');
+    for (const scenario of ['actual', AGILE, VAR]) {
+      expect(values.filter((v) => v.scenario === scenario).map((v) => v.month).sort(), scenario).toEqual(months);
+    }
+    // the agreements equal Agile until August and the variable tariff from September: still a bar of their own
+    const at = (scenario: string, month: string) => values.find((v) => v.scenario === scenario && v.month === month)!.total_gbp;
+    expect(at('actual', '2023-05')).toBe(at(AGILE, '2023-05'));
+    expect(at('actual', '2023-11')).toBe(at(VAR, '2023-11'));
+    const labels = [...new Set(values.map((v) => v.label))];
+    expect(labels).toEqual(expect.arrayContaining([
+      `${AGILE} — Agile Octopus, South Eastern England`,
+      `${VAR} — Flexible Octopus, Eastern England`,
+      `actual: the agreements (${AGILE}, then ${VAR})`,
+    ]));
+    // in the SVG too, whole (vega truncates a label past its labelLimit with …)
+    expect(report.html).toContain(`${AGILE} — Agile Octopus, South Eastern England`);
+    expect(report.html).not.toMatch(/E-1R-AGILE-18-02-…/);
+  });
+
+  it("the export meter's compared tariff is drawn beside the agreements it equals", () => {
+    const values = specOf(HOUSEHOLD.exportMpan, 'monthly_cost').data.values as { scenario: string; month: string; total_gbp: number }[];
+    const scenarios = [...new Set(values.map((v) => v.scenario))].sort();
+    expect(scenarios).toEqual([HOUSEHOLD.exportTariff, 'actual'].sort());
+    for (const month of new Set(values.map((v) => v.month))) {
+      const pair = values.filter((v) => v.month === month);
+      expect(pair).toHaveLength(2);
+      expect(pair[0]!.total_gbp).toBe(pair[1]!.total_gbp);
+    }
+  });
+
+  it('says what the totals include and counts months as months', () => {
+    expect(standingCharges).toBe(0);
+    expect(specOf(HOUSEHOLD.importMpan, 'monthly_cost').title.subtitle).toBe(
+      'monthly total, £ inc VAT, at the agreements and at each compared tariff: energy only: no standing charges are stored for these tariffs');
+    expect(specOf(HOUSEHOLD.exportMpan, 'monthly_cost').title.subtitle).toMatch(/no standing charge\)$/);
+    const section = (mp: string) => report.html.slice(report.html.indexOf(`id="meter_${mp}"`));
+    // 12 months, each incomplete (no standing charges) for the import meter, none for the export meter
+    expect(section(HOUSEHOLD.importMpan)).toMatch(/12; incomplete: 12 of 12 /);
+    expect(section(HOUSEHOLD.exportMpan)).toMatch(/12; incomplete: 0 of 12 /);
+    expect(section(HOUSEHOLD.importMpan)).toContain('priced partly or wholly at a last published rate (open-ended, from 2020-11-01)');
+  });
+});
+
+describe('the month charts of a price series', () => {
+  it('share one y-domain that holds every charted day', () => {
+    const months = report.specs.filter((s) => s.kind === 'month' && s.series === AGILE);
+    expect(months.length).toBeGreaterThanOrEqual(2);
+    const domains = months.map((m) => (m.spec as Spec).layer[0].encoding.y.scale?.domain as [number, number] | undefined);
+    expect(domains.every((d) => d !== undefined && d[0] === domains[0]![0] && d[1] === domains[0]![1])).toBe(true);
+    const days = months.flatMap((m) => (m.spec as Spec).layer[0].data.values as { min: number; max: number }[]);
+    const [lo, hi] = domains[0]!;
+    expect(lo).toBeLessThanOrEqual(Math.min(0, ...days.map((d) => d.min)));
+    expect(hi).toBeGreaterThanOrEqual(Math.max(...days.map((d) => d.max)));
+  });
+});
