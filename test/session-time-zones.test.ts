@@ -164,8 +164,10 @@ async function answer(connection: DuckDBConnection, sql: string, digest: boolean
   if (digest) {
     const reader = await connection.runAndReadAll(`SELECT * FROM (${sql}) LIMIT 0`);
     const columns = reader.columnNames();
+    // doubles to 9 significant digits: a mean's last bits depend on how DuckDB's threads combined it
+    const types = reader.columnTypes().map(String);
     const sums = (await connection.runAndReadAll(`SELECT count(*), ${
-      columns.map((c) => `sum(CAST(hash("${c}") AS HUGEINT))`).join(', ')} FROM (${sql})`)).getRows()[0]!;
+      columns.map((c, i) => `sum(CAST(hash(${/^(DOUBLE|FLOAT)$/.test(types[i]!) ? `CAST(CAST("${c}" AS DECIMAL(38, 9)) AS VARCHAR)` : `"${c}"`}) AS HUGEINT))`).join(', ')} FROM (${sql})`)).getRows()[0]!;
     return {
       columns, types: reader.columnTypes().map(String),
       digest: Object.fromEntries(['(rows)', ...columns].map((c, i) => [c, String(sums[i])])),
