@@ -2,8 +2,9 @@
 // file in the same directory (same file system, so rename is atomic), is flushed to disk, and only
 // then replaces the target. On any failure the temporary file is removed and the target is untouched.
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, openSync, renameSync, rmSync } from 'node:fs';
+import { renameSync, rmSync } from 'node:fs';
 import { basename, dirname, extname, join } from 'node:path';
+import { fsyncPath } from '../store/fsyncPath.js';
 
 /** The temporary sibling of `target`: `.name.tmp-PID-RANDOM.ext` (keeps the extension, which DuckDB reads). */
 export function temporaryPathFor(target: string): string {
@@ -23,12 +24,7 @@ export async function writeAtomically<T>(target: string, write: (tmpPath: string
   const tmp = temporaryPathFor(target);
   try {
     const result = await write(tmp);
-    const fd = openSync(tmp, 'r+');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    fsyncPath(tmp);
     renameSync(tmp, target);
     return result;
   } catch (error) {

@@ -131,7 +131,11 @@ export async function warehouseStatus(
         rows_inserted: null, rows_updated: null, error: null, busy_attempts: attempts.length, last_busy_at: last,
       };
     }
-    return { ...(run as unknown as JobRunStatus), busy_attempts: attempts.length, last_busy_at: last };
+    return {
+      job, run_id: run.run_id as number, started_at: run.started_at as string, finished_at: run.finished_at as string | null,
+      status: run.status as string, rows_inserted: run.rows_inserted as number | null, rows_updated: run.rows_updated as number | null,
+      error: run.error as string | null, busy_attempts: attempts.length, last_busy_at: last,
+    };
   });
   return { now: formatUtc(now), tariffs, jobs };
 }

@@ -24,8 +24,7 @@
 // Measured on this project's 2-core VM (ext4, no reflink): publishing costs one copy of the
 // file plus two fsyncs; `npm run bench` reports it as seconds per GB.
 import {
-  closeSync, constants, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, readdirSync, renameSync,
-  rmSync, statSync, writeFileSync, type Stats,
+  constants, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync, type Stats,
 } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
@@ -33,6 +32,7 @@ import type { Logger } from 'pino';
 import { DatabaseBusyError, UsageError } from '../errors.js';
 import { silentLogger } from '../log/createLogger.js';
 import { asStorageError, StorageError } from './StorageError.js';
+import { fsyncPath } from './fsyncPath.js';
 import { drainBusyAttempts, noteBusyAttempt } from './busyAttempts.js';
 import { openInstance, Warehouse, type OpenOptions } from './Warehouse.js';
 
@@ -278,7 +278,7 @@ function publishCopy(paths: JobPaths, shown: string, logger: Logger): FileIdenti
   const copy = join(dirname(paths.db), `.${basename(paths.db)}.publish-${process.pid}.tmp`);
   try {
     copyFileSync(paths.work, copy, constants.COPYFILE_FICLONE);
-    fsyncPath(copy, 'r+');
+    fsyncPath(copy);
     const identity = identityOf(statSync(copy));
     const wal = `${paths.db}.wal`;
     if (existsSync(wal)) {
@@ -292,15 +292,6 @@ function publishCopy(paths: JobPaths, shown: string, logger: Logger): FileIdenti
   } catch (error) {
     rmSync(copy, { force: true });
     throw error;
-  }
-}
-
-function fsyncPath(path: string, flags: string): void {
-  const fd = openSync(path, flags);
-  try {
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
   }
 }
 

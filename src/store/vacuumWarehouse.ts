@@ -4,9 +4,10 @@
 // fresh file does (8.40 MB). The copy is written beside the database, checked table by table, and
 // renamed over it while this process still holds the write lock, so no other process can open
 // the old file in between; a failure leaves the database as it was.
-import { closeSync, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { TariffsError } from '../errors.js';
+import { fsyncPath } from './fsyncPath.js';
 import { quoteIdentifier } from './quoteIdentifier.js';
 import type { Warehouse } from './Warehouse.js';
 
@@ -42,12 +43,7 @@ export async function vacuumWarehouse(warehouse: Warehouse): Promise<VacuumResul
     await warehouse.run('DETACH tariffs_vacuum');
     attached = false;
     if (existsSync(`${fresh}.wal`)) throw new TariffsError('VACUUM', `vacuum of ${warehouse.file}: the copy was not checkpointed; the database is unchanged`);
-    const fd = openSync(fresh, 'r+');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
+    fsyncPath(fresh);
     renameSync(fresh, path);
   } catch (error) {
     if (attached) await warehouse.run('DETACH tariffs_vacuum').catch(() => undefined);
