@@ -70,11 +70,11 @@ describe('scanRatePage', () => {
     let negative = 0;
     let rows = 0;
     while (url) {
-      const response = await request(url);
-      const bytes = new Uint8Array(await response.body.arrayBuffer());
+      const response: Awaited<ReturnType<typeof request>> = await request(url);
+      const bytes: Uint8Array = new Uint8Array(await response.body.arrayBuffer());
       expect(expectSame(bytes, url)).toBe('scanned');
-      const page = scanRatePage(bytes)!;
-      negative += page.rates.valueIncVat.filter((v) => v < 0).length;
+      const page: ScannedRatePage = scanRatePage(bytes)!;
+      negative += page.rates.valueIncVat.filter((v: number) => v < 0).length;
       rows += page.rates.length;
       pages++;
       url = page.next;

@@ -138,16 +138,22 @@ describe('tariffs schedule: SIGTERM in the middle of a job, and a second writer'
     const db = tmp.file('graceful.duckdb');
     const scheduler = startScheduler(['--config', config]);
     await midRun(scheduler);
+    // The sandbox answers nothing more until the signal has landed: the run is still going then,
+    // however slowly this machine runs the test.
+    const release = sandbox.holdResponses();
+    try {
+      const second = await runCli(['run', 'rates', '--config', config, '--busy-timeout', '1']);
+      expect(second.code).toBe(75);
+      expect(second.stderr).toMatch(/is being written by process \d+ \(another tariffs job\); waited 1 s/);
 
-    const second = await runCli(['run', 'rates', '--config', config, '--busy-timeout', '1']);
-    expect(second.code).toBe(75);
-    expect(second.stderr).toMatch(/is being written by process \d+ \(another tariffs job\); waited 1 s/);
-
-    scheduler.stop('SIGTERM');
+      scheduler.stop('SIGTERM');
+      await scheduler.waitFor((l) => l.msg === 'stopping: waiting for the running job', 15_000, 'the scheduler waiting for its job');
+    } finally {
+      release();
+    }
     expect(await scheduler.exited).toEqual({ code: 0, signal: null });
     expect(scheduler.lines.find((l) => l.msg === 'scheduler stopped')?.result).toBe('finished');
-    // On a loaded machine the first run may end before the signal lands and a tick start another:
-    // every run finished ok, and together they stored the series once.
+    // Every run finished ok, and together they stored the series once.
     expect(await peek(db, "SELECT job, status, sum(rows_inserted) AS rows_inserted FROM ingest_runs GROUP BY ALL")).toEqual([
       { job: 'rates', status: 'ok', rows_inserted: 81_403 },
     ]);
@@ -159,8 +165,13 @@ describe('tariffs schedule: SIGTERM in the middle of a job, and a second writer'
     const db = tmp.file('abort.duckdb');
     const scheduler = startScheduler(['--config', config, '--stop-timeout', '0']);
     await midRun(scheduler);
-    scheduler.stop('SIGTERM');
-    expect(await scheduler.exited).toEqual({ code: 0, signal: null });
+    const release = sandbox.holdResponses(); // the run cannot end before the signal
+    try {
+      scheduler.stop('SIGTERM');
+      expect(await scheduler.exited).toEqual({ code: 0, signal: null });
+    } finally {
+      release();
+    }
     expect(scheduler.lines.find((l) => l.msg === 'scheduler stopped')?.result).toBe('aborted');
 
     const runs = await peek(db, 'SELECT status, finished_at IS NOT NULL AS closed, rows_inserted FROM ingest_runs ORDER BY run_id');

@@ -73,6 +73,7 @@ export class SandboxServer implements Sandbox {
   /** The profile's own faults (spec: throttling), counted apart from --fault's. */
   private readonly profileFaults: FaultSchedule;
   private latencyMs: number;
+  private held: Promise<void> | undefined;
   private visibleUntil: Date | undefined;
   private readonly sleeping = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
   private closing: Promise<void> | undefined;
@@ -125,6 +126,18 @@ export class SandboxServer implements Sandbox {
   setLatency(ms: number): void {
     if (!(Number.isFinite(ms) && ms >= 0)) throw new TariffsError('SANDBOX_STATE', `latency must be >= 0 ms, got ${ms}`);
     this.latencyMs = ms;
+  }
+
+  /** Holds every answer not yet sent until the returned function is called: a test's way to keep
+   *  a client's run going for as long as it needs, whatever the machine's load. */
+  holdResponses(): () => void {
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    this.held = held;
+    return () => {
+      if (this.held === held) this.held = undefined;
+      release();
+    };
   }
 
   setVisibleUntil(date: Date | undefined): void {
@@ -202,6 +215,7 @@ export class SandboxServer implements Sandbox {
       const ready = action === undefined ? this.prepare(req, answer()) : undefined;
       const delay = this.latencyMs + plan.latencyMs;
       if (delay > 0) await this.sleep(delay);
+      if (this.held) await this.held;
       if (this.closing || res.destroyed) return;
       if (ready) {
         this.write(res, ready);
