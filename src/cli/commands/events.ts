@@ -7,8 +7,8 @@ import { loadEventCatalog } from '../../events/loadEventCatalog.js';
 import { LOAD_DEFAULTS, loadEvents, type LoadSummary } from '../../events/loadEvents.js';
 import { openEventInput } from '../../events/openEventInput.js';
 import { WriteSession } from '../../store/WriteSession.js';
-import { busyTimeoutMsOf, configFrom, interruptSignal, loggerFor, withBusyTimeout, withDb, type CommonFlags } from '../common.js';
-import { exitCodeOfSignal } from '../earlySignals.js';
+import { busyTimeoutMsOf, configFrom, loggerFor, withBusyTimeout, withDb, type CommonFlags } from '../common.js';
+import { exitCodeOfSignal, interruptSignal } from '../signals.js';
 import { render, resolveFormat, writeRows } from '../output.js';
 import { action } from '../run.js';
 

@@ -6,10 +6,10 @@ import { runIngest } from '../../ingest/ingest.js';
 import { parseUserDateTime } from '../../time/index.js';
 import { action } from '../run.js';
 import {
-  busyTimeoutMsOf, collect, configFrom, formatOf, interruptSignal, loggerFor, withApi, withBusyTimeout, withConfig, withDb, withFormat,
+  busyTimeoutMsOf, collect, configFrom, formatOf, loggerFor, withApi, withBusyTimeout, withConfig, withDb, withFormat,
   type CommonFlags,
 } from '../common.js';
-import { exitCodeOfSignal } from '../earlySignals.js';
+import { exitCodeOfSignal, interruptSignal } from '../signals.js';
 import { createProgressBar } from '../progressBar.js';
 import { writeRows } from '../output.js';
 

@@ -8,8 +8,8 @@ import type { JobDefinition } from '../../schedule/Job.js';
 import { jobEnabled } from '../../schedule/resolveSchedules.js';
 import { runJob, type JobOutcome } from '../../schedule/runJob.js';
 import { action } from '../run.js';
-import { exitCodeOfSignal } from '../earlySignals.js';
-import { configFrom, formatOf, interruptSignal, loggerFor, withApi, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
+import { exitCodeOfSignal, interruptSignal } from '../signals.js';
+import { configFrom, formatOf, loggerFor, withApi, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
 import { writeRows } from '../output.js';
 
 interface RunFlags extends CommonFlags {

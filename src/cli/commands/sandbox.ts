@@ -12,6 +12,7 @@ import { loadSandboxData } from '../../sandbox/loadSandboxData.js';
 import { resolveFormat, writeRows } from '../output.js';
 import { action } from '../run.js';
 import { loggerFor } from '../common.js';
+import { onStopSignals } from '../signals.js';
 
 interface SandboxFlags {
   port: string;
@@ -78,15 +79,11 @@ export function register(program: Command): void {
       const logger = loggerFor(config);
       const sandbox = await startSandbox({ ...options, logger });
       process.stdout.write(`${sandbox.baseUrl}\n`);
+      let stopListening = (): void => undefined;
       const signal = await new Promise<NodeJS.Signals>((resolve) => {
-        const stop = (name: NodeJS.Signals) => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve(name);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
+        stopListening = onStopSignals({ first: resolve });
       });
+      stopListening(); // a second signal while closing ends the process, as by default
       logger.info({ signal }, 'sandbox stopping');
       await sandbox.close();
     }));
