@@ -7,7 +7,15 @@ import { createLogger, type Logger } from '../log/createLogger.js';
 import { terminalLog } from './terminal.js';
 import { FORMATS, resolveFormat, type OutputFormat } from './output.js';
 
-export interface CommonFlags {
+/** The program's own flags (-v, --no-color), merged into every command's flags by action()
+ *  through commander's optsWithGlobals(). */
+export interface GlobalFlags {
+  verbose?: boolean;
+  /** False with --no-color. */
+  color?: boolean;
+}
+
+export interface CommonFlags extends GlobalFlags {
   db?: string;
   baseUrl?: string;
   config?: string;
@@ -55,18 +63,12 @@ export function configFrom(flags: CommonFlags): Config {
   return loadConfig({ configFile: flags.config, db: flags.db, baseUrl: flags.baseUrl, apiKeyFile: flags.apiKeyFile });
 }
 
-/** The global flags, read wherever a command needs them (commander keeps them on the program). */
-export function globalFlags(argv: readonly string[] = process.argv): { verbose: boolean; color: boolean } {
-  return { verbose: argv.includes('-v') || argv.includes('--verbose'), color: !argv.includes('--no-color') };
-}
-
 /** On a terminal: warnings and errors, one line each (-v or TARIFFS_LOG_LEVEL for more), above
  *  the progress bar; piped or under cron: JSON lines at info. */
-export function loggerFor(config: Config): Logger {
-  const flags = globalFlags();
+export function loggerFor(config: Config, flags: GlobalFlags): Logger {
   return createLogger({
     level: config.logLevel ?? (flags.verbose ? 'info' : undefined),
-    color: config.color && flags.color,
+    color: config.color && flags.color !== false,
     prettyDestination: terminalLog,
   });
 }

@@ -59,7 +59,7 @@ give one warning naming the meter and URL (summary field warnings), and the run 
 Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account needs them).`);
   command.action(action(async (flags: IngestFlags) => {
     const config = configFrom(flags);
-    const logger = loggerFor(config);
+    const logger = loggerFor(config, flags);
     const regions = (flags.region ?? []).map((r) => r.toUpperCase());
     if ((flags.product?.length ?? 0) > 0 && regions.length === 0) throw new UsageError('--product needs at least one --region');
     if (regions.length > 0 && (flags.product?.length ?? 0) === 0) throw new UsageError('--region goes with --product');

@@ -11,10 +11,10 @@ import {
 import { loadSandboxData } from '../../sandbox/loadSandboxData.js';
 import { resolveFormat, writeRows } from '../output.js';
 import { action } from '../run.js';
-import { loggerFor } from '../common.js';
+import { loggerFor, type GlobalFlags } from '../common.js';
 import { onStopSignals } from '../signals.js';
 
-interface SandboxFlags {
+interface SandboxFlags extends GlobalFlags {
   port: string;
   host: string;
   latency?: string;
@@ -76,7 +76,7 @@ export function register(program: Command): void {
       }
       const options = sandboxOptions(flags);
       const config = loadConfig();
-      const logger = loggerFor(config);
+      const logger = loggerFor(config, flags);
       const sandbox = await startSandbox({ ...options, logger });
       process.stdout.write(`${sandbox.baseUrl}\n`);
       let stopListening = (): void => undefined;

@@ -75,7 +75,7 @@ export function register(program: Command): void {
     if (flags.now !== undefined) throw new UsageError('--now goes with --list');
     const busyTimeoutMs = seconds(flags.busyTimeout, '--busy-timeout') * 1000;
     const graceMs = seconds(flags.stopTimeout, '--stop-timeout') * 1000;
-    const logger = loggerFor(config);
+    const logger = loggerFor(config, flags);
     const busyRetryMs = seconds(flags.busyRetry, '--busy-retry') * 1000;
     const scheduler = new Scheduler({ jobs: JOBS, config, logger, busyTimeoutMs, busyRetryMs });
     if (config.tariffs.length + config.products.length + config.accounts.length === 0) {
