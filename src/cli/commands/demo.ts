@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/loadConfig.js';
 import { DEMO_DB, DEMO_OUT, runDemo } from '../../demo/runDemo.js';
-import { formatDemoSummary } from '../../demo/demoSummary.js';
+import { formatDemoSummary } from '../formatDemoSummary.js';
 import { HTML_FILE } from '../../report/exportReports.js';
 import { action } from '../run.js';
 import { loggerFor, type GlobalFlags } from '../common.js';
