@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exitCodeOfSignal, holdEarlySignals, takeEarlySignal } from '../src/cli/earlySignals.js';
+import { exitCodeOfSignal, holdEarlySignals, takeEarlySignal } from '../src/cli/signals.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { CLI } from './helpers/runCli.js';
 import { query, tempDir } from './helpers/warehouseTools.js';

@@ -3,7 +3,7 @@
 // checked against it at every 10 minutes of both days.
 import { createTask } from 'node-cron';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fireTimes, nextFireTime, parseCron } from '../src/schedule/fireTimes.js';
+import { fireTimes, parseCron } from '../src/cron/fireTimes.js';
 import { resolveSchedules } from '../src/schedule/resolveSchedules.js';
 import { upcomingRuns } from '../src/schedule/upcomingRuns.js';
 import { loadConfig } from '../src/config/loadConfig.js';
@@ -12,6 +12,8 @@ import { formatLocal } from '../src/time/index.js';
 
 const iso = (dates: Date[]) => dates.map((d) => d.toISOString().replace('.000Z', 'Z'));
 const local = (dates: Date[]) => dates.map(formatLocal);
+/** The first fire time after `after` (within a year). */
+const nextFireTime = (expr: string, after: Date): Date | undefined => fireTimes(expr, after, new Date(after.getTime() + 366 * 86_400_000), 1)[0];
 
 // Local days as UTC intervals: 29 March is 23 h long (00:00Z–23:00Z), 25 October 25 h (23:00Z–00:00Z).
 const SPRING = { from: new Date('2026-03-29T00:00:00Z'), to: new Date('2026-03-29T23:00:00Z') };

@@ -1,15 +1,21 @@
 // Options and plumbing shared by commands: --db, --base-url, --config, --api-key-file, --format,
-// the logger, and turning SIGINT/SIGTERM (or the loss of our parent process) into an AbortSignal.
+// the logger. (SIGINT/SIGTERM: signals.ts.)
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config/loadConfig.js';
 import { UsageError } from '../errors.js';
 import { createLogger, type Logger } from '../log/createLogger.js';
 import { terminalLog } from './terminal.js';
 import { FORMATS, resolveFormat, type OutputFormat } from './output.js';
-import { exitCodeOfSignal, takeEarlySignal } from './earlySignals.js';
-import { watchParent } from './watchParent.js';
 
-export interface CommonFlags {
+/** The program's own flags (-v, --no-color), merged into every command's flags by action()
+ *  through commander's optsWithGlobals(). */
+export interface GlobalFlags {
+  verbose?: boolean;
+  /** False with --no-color. */
+  color?: boolean;
+}
+
+export interface CommonFlags extends GlobalFlags {
   db?: string;
   baseUrl?: string;
   config?: string;
@@ -57,57 +63,16 @@ export function configFrom(flags: CommonFlags): Config {
   return loadConfig({ configFile: flags.config, db: flags.db, baseUrl: flags.baseUrl, apiKeyFile: flags.apiKeyFile });
 }
 
-/** The global flags, read wherever a command needs them (commander keeps them on the program). */
-export function globalFlags(argv: readonly string[] = process.argv): { verbose: boolean; color: boolean } {
-  return { verbose: argv.includes('-v') || argv.includes('--verbose'), color: !argv.includes('--no-color') };
-}
-
 /** On a terminal: warnings and errors, one line each (-v or TARIFFS_LOG_LEVEL for more), above
  *  the progress bar; piped or under cron: JSON lines at info. */
-export function loggerFor(config: Config): Logger {
-  const flags = globalFlags();
+export function loggerFor(config: Config, flags: GlobalFlags): Logger {
   return createLogger({
     level: config.logLevel ?? (flags.verbose ? 'info' : undefined),
-    color: config.color && flags.color,
+    color: config.color && flags.color !== false,
     prettyDestination: terminalLog,
   });
 }
 
 export function formatOf(flags: CommonFlags): OutputFormat {
   return resolveFormat(flags.format);
-}
-
-/** An AbortSignal fired by the first SIGINT/SIGTERM, or when the parent process exits (taken as
- *  SIGTERM: a wrapper such as npx that died without passing the signal on); a second signal exits
- *  at once. */
-export function interruptSignal(logger: Logger): { signal: AbortSignal; received: () => NodeJS.Signals | undefined; dispose: () => void } {
-  const controller = new AbortController();
-  let received: NodeJS.Signals | undefined;
-  const onSignal = (sig: NodeJS.Signals) => {
-    if (received) process.exit(exitCodeOfSignal(sig));
-    received = sig;
-    logger.warn({ signal: sig }, 'interrupted: finishing the current write, then stopping');
-    process.stderr.write(`tariffs: ${sig} received: finishing the current write, then stopping (again to force)\n`);
-    controller.abort(new Error(`interrupted by ${sig}`));
-  };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  const early = takeEarlySignal(); // one that came while the command line loaded
-  if (early) onSignal(early);
-  const unwatch = watchParent(() => {
-    if (received) return;
-    received = 'SIGTERM';
-    logger.warn({ reason: 'parent process exited' }, 'interrupted: finishing the current write, then stopping');
-    process.stderr.write('tariffs: parent process exited (taken as SIGTERM): finishing the current write, then stopping\n');
-    controller.abort(new Error('interrupted: parent process exited'));
-  });
-  return {
-    signal: controller.signal,
-    received: () => received,
-    dispose: () => {
-      process.off('SIGINT', onSignal);
-      process.off('SIGTERM', onSignal);
-      unwatch();
-    },
-  };
 }

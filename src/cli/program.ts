@@ -1,13 +1,13 @@
 // The `tariffs` command line: a thin shell that parses flags and calls plain functions.
 // Each command lives in src/cli/commands/<name>.ts and exports `register(program)`. Loaded by
-// main.ts once a signal that arrives meanwhile can be held (earlySignals.ts).
+// main.ts once a signal that arrives meanwhile can be held (signals.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { packageRoot } from '../paths.js';
 import { EXIT } from '../errors.js';
 import { quietOnClosedPipes } from './closedPipes.js';
-import { exitCodeOfSignal, takeEarlySignal } from './earlySignals.js';
+import { exitCodeOfSignal, takeEarlySignal } from './signals.js';
 import { commands } from './commands/index.js';
 
 export function buildProgram(): Command {

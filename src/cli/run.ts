@@ -1,10 +1,8 @@
 // The CLI edge: turns a command's outcome into an exit status and one clear line on stderr.
 // Usage errors exit 2, "database busy" 75, anything else 1 (stack with --verbose).
+import type { Command } from 'commander';
 import { EXIT, TariffsError, DatabaseBusyError, UsageError } from '../errors.js';
-
-export interface GlobalFlags {
-  verbose?: boolean;
-}
+import type { GlobalFlags } from './common.js';
 
 export function exitCodeFor(error: unknown): number {
   if (error instanceof DatabaseBusyError) return EXIT.BUSY;
@@ -28,17 +26,21 @@ export function describeError(error: unknown, verbose = false): string {
   return `tariffs: ${String(error)}`;
 }
 
-/** Wraps a command action: runs it, sets process.exitCode, never throws. */
+/** Wraps a command action: runs it with its flags and the program's (-v, --no-color: commander's
+ *  optsWithGlobals()), sets process.exitCode, never throws. */
 export function action<A extends unknown[]>(
   fn: (...args: A) => Promise<number | void> | number | void,
 ): (...args: A) => Promise<void> {
   return async (...args: A) => {
-    const verbose = process.argv.includes('--verbose') || process.argv.includes('-v');
+    // commander calls an action with (...arguments, options, command)
+    const command = args.at(-1) as Command;
+    const flags: GlobalFlags = command.optsWithGlobals();
+    args[args.length - 2] = flags;
     try {
       const code = await fn(...args);
       process.exitCode = typeof code === 'number' ? code : EXIT.OK;
     } catch (error) {
-      process.stderr.write(`${describeError(error, verbose)}\n`);
+      process.stderr.write(`${describeError(error, flags.verbose === true)}\n`);
       if (error instanceof UsageError) process.stderr.write(`Run with --help for usage.\n`);
       process.exitCode = exitCodeFor(error);
     }

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { normaliseBaseUrl } from '../api/urls.js';
 import { UsageError } from '../errors.js';
-import { parseCron } from '../schedule/fireTimes.js';
+import { parseCron } from '../cron/fireTimes.js';
 import { parseUserDateTime } from '../time/index.js';
 
 export const DEFAULT_BASE_URL = 'https://api.octopus.energy/v1/';

@@ -12,7 +12,7 @@ import { TariffsError, UsageError } from '../errors.js';
 import { runIngest, type IngestSummary } from '../ingest/ingest.js';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox } from '../sandbox/startSandbox.js';
 import { Warehouse } from '../store/Warehouse.js';
-import { jobPaths } from '../store/WriteSession.js';
+import { assertFileDb, jobPaths } from '../store/WriteSession.js';
 
 /** The `job` of the demo's ingest runs: how an existing file is recognised as the demo's own. */
 export const DEMO_JOB = 'demo';
@@ -24,6 +24,7 @@ export interface DemoWarehouse {
 }
 
 export async function buildDemoWarehouse(db: string, logger: Logger): Promise<DemoWarehouse> {
+  assertFileDb(db);
   await assertReplaceable(db);
   const dir = dirname(resolve(db));
   const tmpPrefix = `.${basename(db)}.tmp-`;

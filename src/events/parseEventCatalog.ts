@@ -89,7 +89,9 @@ export function parseEventCatalog(text: string, file = 'event catalog'): EventCa
       if (list.partial) fail(line, `a field group cannot end with '...'`);
       groups.push({ ...place, name, fields: list.fields });
     } else if ((m = /^event (\S+) (\S+): (.+)$/.exec(entry))) {
-      const [, eventType, version, definition] = m as unknown as [string, string, string, string];
+      const eventType = m[1]!;
+      const version = m[2]!;
+      const definition = m[3]!;
       if (!EVENT_TYPE.test(eventType)) fail(line, `'${eventType}' is not an event type`);
       if (!VERSION.test(version)) fail(line, `'${version}' is not a payload version (v1, v2, 1.0.0)`);
       const id = eventId(eventType, version);

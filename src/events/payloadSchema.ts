@@ -24,7 +24,7 @@ function objectSchema(fields: readonly FieldSpec[]): PayloadSchema {
   for (const field of fields) {
     shape[field.name] = field.required ? typeSchema(field.type) : typeSchema(field.type).optional();
   }
-  return z.looseObject(shape) as unknown as PayloadSchema;
+  return z.looseObject(shape);
 }
 
 function typeSchema(type: FieldType): z.ZodType {

@@ -319,7 +319,7 @@ function sandboxAccount(recorded: Json): Json {
   });
   account.properties.push(economy7);
   account.properties.push(householdProperty(property) as typeof property);
-  return account as unknown as Json;
+  return account;
 }
 
 /** The synthetic household's property: an import meter (Agile J, then Flexible from 2023-09-01),

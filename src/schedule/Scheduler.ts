@@ -11,7 +11,6 @@ import type { Config } from '../config/loadConfig.js';
 import type { Logger } from '../log/createLogger.js';
 import { LONDON_TIME_ZONE, formatLocal } from '../time/index.js';
 import { Backoff } from './Backoff.js';
-import { nextFireTime } from './fireTimes.js';
 import type { JobDefinition, JobName } from './Job.js';
 import { jobEnabled, resolveSchedules, type ResolvedSchedule } from './resolveSchedules.js';
 import { runJob, type JobOutcome } from './runJob.js';
@@ -96,19 +95,13 @@ export class Scheduler {
       });
       void task.start();
       this.tasks.push(task);
-      const before = this.now();
-      const cronNext = task.getNextRun();
-      const next = nextFireTime(schedule.cron, before);
+      // node-cron's own next run (what this task will do); `schedule --list` shows the same
+      // instants from src/cron/fireTimes.ts, tested against node-cron in schedule-fire-times.
+      const next = task.getNextRun();
       this.logger.info({
         job: schedule.job, schedule: schedule.key, cron: schedule.expression,
         next: next ? formatLocal(next) : null,
       }, 'scheduled');
-      // Both read the clock: a second may tick between the two readings.
-      const later = nextFireTime(schedule.cron, this.now());
-      if (next && cronNext && next.getTime() !== cronNext.getTime() && later?.getTime() !== cronNext.getTime()) {
-        this.logger.warn({ schedule: schedule.key, lister: next.toISOString(), node_cron: cronNext.toISOString() },
-          'fire-time lister and node-cron disagree');
-      }
     }
   }
 

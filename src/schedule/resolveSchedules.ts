@@ -1,7 +1,7 @@
 // The schedules in force: each job's defaults, overridden by config.schedules (same keys), "off"
 // disabling one. The daemon and `tariffs schedule --list` both start from this list.
 import type { Config } from '../config/loadConfig.js';
-import { parseCron, type CronSchedule } from './fireTimes.js';
+import { parseCron, type CronSchedule } from '../cron/fireTimes.js';
 import type { JobDefinition, JobName, JobSchedule } from './Job.js';
 
 export const SCHEDULE_OFF = 'off';

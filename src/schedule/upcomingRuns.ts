@@ -1,7 +1,7 @@
 // Each job's fire times over the next hours (`tariffs schedule --list`): the union of its
 // schedules, one entry per instant (ticks of one job that coincide make one run, as in the daemon).
 import { formatLocal, formatUtc } from '../time/index.js';
-import { fireTimes } from './fireTimes.js';
+import { fireTimes } from '../cron/fireTimes.js';
 import type { JobName } from './Job.js';
 import type { ResolvedSchedule } from './resolveSchedules.js';
 

@@ -46,6 +46,12 @@ export interface JobPaths {
   busyLog: string;
 }
 
+/** A command that writes needs a file: DuckDB's `:memory:` would hold nothing after the command
+ *  ends, and a path of that name would leave a file called ':memory:' in the working directory. */
+export function assertFileDb(db: string): void {
+  if (db === ':memory:') throw new UsageError('--db :memory: holds nothing after the command ends: give a file for a command that writes');
+}
+
 export function jobPaths(db: string): JobPaths {
   const path = resolve(db);
   const folder = join(dirname(path), `.${basename(path)}.job`);
@@ -114,7 +120,7 @@ export class WriteSession {
    *  empty, with its schema, so readers find a warehouse from the first moment). */
   static async open(db: string, options: WriteOptions = {}): Promise<WriteSession> {
     const logger = options.logger ?? silentLogger();
-    if (db === ':memory:') throw new UsageError('--db :memory: holds nothing after the command ends: give a file for a command that writes');
+    assertFileDb(db);
     const paths = jobPaths(db);
     mkdirSync(paths.folder, { recursive: true });
     const busyTimeoutMs = options.busyTimeoutMs ?? 0;

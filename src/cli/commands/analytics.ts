@@ -310,7 +310,7 @@ ${FORMS}`);
 async function listRegions(flags: CommonFlags & { product?: string }): Promise<void> {
   const config = configFrom(flags);
   const format = formatOf(flags);
-  const client = new OctopusClient({ baseUrl: config.baseUrl, logger: loggerFor(config) });
+  const client = new OctopusClient({ baseUrl: config.baseUrl, logger: loggerFor(config, flags) });
   try {
     if (flags.product !== undefined) {
       writeRows(productTariffs(await client.product(flags.product)) as unknown as Row[], format);
@@ -335,7 +335,7 @@ async function listRegions(flags: CommonFlags & { product?: string }): Promise<v
 export async function withWarehouse<T>(flags: CommonFlags, fn: (warehouse: Warehouse, format: OutputFormat) => Promise<T>): Promise<T> {
   const config = configFrom(flags);
   const format = formatOf(flags);
-  const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config) });
+  const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config, flags) });
   try {
     return await fn(warehouse, format);
   } finally {

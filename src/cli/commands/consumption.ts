@@ -53,7 +53,7 @@ last_interval_end}. Exit status: 0 stored, 1 a bad row or failure, 2 bad usage, 
     const format = resolveFormat(flags.format);
     const config = configFrom(flags);
     const text = await readInput(file);
-    const logger = loggerFor(config).child({ job: 'consumption-import' });
+    const logger = loggerFor(config, flags).child({ job: 'consumption-import' });
     const session = await WriteSession.open(config.db, { logger, busyTimeoutMs: busyTimeoutMsOf(flags), purpose: 'consumption-import' });
     try {
       const summary = await importConsumptionFile(session.warehouse, {

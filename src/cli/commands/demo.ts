@@ -3,12 +3,12 @@
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/loadConfig.js';
 import { DEMO_DB, DEMO_OUT, runDemo } from '../../demo/runDemo.js';
-import { formatDemoSummary } from '../../demo/demoSummary.js';
+import { formatDemoSummary } from '../formatDemoSummary.js';
 import { HTML_FILE } from '../../report/exportReports.js';
 import { action } from '../run.js';
-import { loggerFor } from '../common.js';
+import { loggerFor, type GlobalFlags } from '../common.js';
 
-interface DemoFlags {
+interface DemoFlags extends GlobalFlags {
   db?: string;
   out?: string;
 }
@@ -28,7 +28,7 @@ tariff's latest complete local day, negative-price statistics and the clock-chan
 --db is rebuilt from scratch each run; a file there that an earlier demo did not write is never
 replaced (exit 2). Paths are relative to the current directory.`)
     .action(action(async (flags: DemoFlags) => {
-      const logger = loggerFor(loadConfig());
+      const logger = loggerFor(loadConfig(), flags);
       const result = await runDemo({ db: flags.db, outDir: flags.out, logger });
       const html = result.files.find((f) => f.format === 'html');
       process.stdout.write([

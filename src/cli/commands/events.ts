@@ -7,8 +7,8 @@ import { loadEventCatalog } from '../../events/loadEventCatalog.js';
 import { LOAD_DEFAULTS, loadEvents, type LoadSummary } from '../../events/loadEvents.js';
 import { openEventInput } from '../../events/openEventInput.js';
 import { WriteSession } from '../../store/WriteSession.js';
-import { busyTimeoutMsOf, configFrom, interruptSignal, loggerFor, withBusyTimeout, withDb, type CommonFlags } from '../common.js';
-import { exitCodeOfSignal } from '../earlySignals.js';
+import { busyTimeoutMsOf, configFrom, loggerFor, withBusyTimeout, withDb, type CommonFlags } from '../common.js';
+import { exitCodeOfSignal, interruptSignal } from '../signals.js';
 import { render, resolveFormat, writeRows } from '../output.js';
 import { action } from '../run.js';
 
@@ -64,7 +64,7 @@ database, 130/143 interrupted (the batches stored are kept: re-run to continue).
       const format = resolveFormat(flags.format);
       if (format !== 'table' && format !== 'json') throw new UsageError(`--format: '${format}' is not one of table, json`);
       const config = configFrom(flags);
-      const logger = loggerFor(config).child({ job: 'events-load' });
+      const logger = loggerFor(config, flags).child({ job: 'events-load' });
       const input = await openEventInput(file);
       const session = await WriteSession.open(config.db, { logger, busyTimeoutMs: busyTimeoutMsOf(flags), purpose: 'events-load' })
         .catch((error: unknown) => {

@@ -38,7 +38,7 @@ Prints the files written (path, rows, format). Exit status: 0 written, 1 no data
 or an unwritable --out, 2 bad usage, 75 the database stayed busy.`);
   command.action(action(async (flags: ExportFlags) => {
     const config = configFrom({ db: flags.db, config: flags.config });
-    const logger = loggerFor(config);
+    const logger = loggerFor(config, flags);
     const formats = (flags.format ?? ['csv']).flatMap((f) => f.split(',')).map((f) => f.trim()).filter((f) => f !== '');
     for (const f of formats) {
       if (!(EXPORT_FORMATS as readonly string[]).includes(f)) {

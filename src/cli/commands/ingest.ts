@@ -6,10 +6,10 @@ import { runIngest } from '../../ingest/ingest.js';
 import { parseUserDateTime } from '../../time/index.js';
 import { action } from '../run.js';
 import {
-  busyTimeoutMsOf, collect, configFrom, formatOf, interruptSignal, loggerFor, withApi, withBusyTimeout, withConfig, withDb, withFormat,
+  busyTimeoutMsOf, collect, configFrom, formatOf, loggerFor, withApi, withBusyTimeout, withConfig, withDb, withFormat,
   type CommonFlags,
 } from '../common.js';
-import { exitCodeOfSignal } from '../earlySignals.js';
+import { exitCodeOfSignal, interruptSignal } from '../signals.js';
 import { createProgressBar } from '../progressBar.js';
 import { writeRows } from '../output.js';
 
@@ -59,7 +59,7 @@ give one warning naming the meter and URL (summary field warnings), and the run 
 Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account needs them).`);
   command.action(action(async (flags: IngestFlags) => {
     const config = configFrom(flags);
-    const logger = loggerFor(config);
+    const logger = loggerFor(config, flags);
     const regions = (flags.region ?? []).map((r) => r.toUpperCase());
     if ((flags.product?.length ?? 0) > 0 && regions.length === 0) throw new UsageError('--product needs at least one --region');
     if (regions.length > 0 && (flags.product?.length ?? 0) === 0) throw new UsageError('--region goes with --product');

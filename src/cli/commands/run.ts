@@ -8,8 +8,8 @@ import type { JobDefinition } from '../../schedule/Job.js';
 import { jobEnabled } from '../../schedule/resolveSchedules.js';
 import { runJob, type JobOutcome } from '../../schedule/runJob.js';
 import { action } from '../run.js';
-import { exitCodeOfSignal } from '../earlySignals.js';
-import { configFrom, formatOf, interruptSignal, loggerFor, withApi, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
+import { exitCodeOfSignal, interruptSignal } from '../signals.js';
+import { configFrom, formatOf, loggerFor, withApi, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
 import { writeRows } from '../output.js';
 
 interface RunFlags extends CommonFlags {
@@ -52,7 +52,7 @@ watch leaves out :00 and :30, when the 30-minute run already fetches):
     if (first.name === 'rates' && config.tariffs.length + config.products.length + config.accounts.length === 0) {
       throw new UsageError(config.file ? `nothing to fetch: --config ${config.file} lists no tariffs, products or accounts` : 'nothing to fetch: give --config (or TARIFFS_CONFIG) with tariffs, products or accounts');
     }
-    const logger = loggerFor(config);
+    const logger = loggerFor(config, flags);
     const interrupt = interruptSignal(logger);
     const outcomes: JobOutcome[] = [];
     try {

@@ -11,9 +11,10 @@ import {
 import { loadSandboxData } from '../../sandbox/loadSandboxData.js';
 import { resolveFormat, writeRows } from '../output.js';
 import { action } from '../run.js';
-import { loggerFor } from '../common.js';
+import { loggerFor, type GlobalFlags } from '../common.js';
+import { onStopSignals } from '../signals.js';
 
-interface SandboxFlags {
+interface SandboxFlags extends GlobalFlags {
   port: string;
   host: string;
   latency?: string;
@@ -75,18 +76,14 @@ export function register(program: Command): void {
       }
       const options = sandboxOptions(flags);
       const config = loadConfig();
-      const logger = loggerFor(config);
+      const logger = loggerFor(config, flags);
       const sandbox = await startSandbox({ ...options, logger });
       process.stdout.write(`${sandbox.baseUrl}\n`);
+      let stopListening = (): void => undefined;
       const signal = await new Promise<NodeJS.Signals>((resolve) => {
-        const stop = (name: NodeJS.Signals) => {
-          process.off('SIGINT', stop);
-          process.off('SIGTERM', stop);
-          resolve(name);
-        };
-        process.on('SIGINT', stop);
-        process.on('SIGTERM', stop);
+        stopListening = onStopSignals({ first: resolve });
       });
+      stopListening(); // a second signal while closing ends the process, as by default
       logger.info({ signal }, 'sandbox stopping');
       await sandbox.close();
     }));

@@ -10,6 +10,7 @@ import { parseUserDateTime } from '../../time/index.js';
 import { action } from '../run.js';
 import { configFrom, formatOf, loggerFor, withApi, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
 import { writeRows } from '../output.js';
+import { onStopSignals } from '../signals.js';
 
 interface ScheduleFlags extends CommonFlags {
   list?: boolean;
@@ -74,7 +75,7 @@ export function register(program: Command): void {
     if (flags.now !== undefined) throw new UsageError('--now goes with --list');
     const busyTimeoutMs = seconds(flags.busyTimeout, '--busy-timeout') * 1000;
     const graceMs = seconds(flags.stopTimeout, '--stop-timeout') * 1000;
-    const logger = loggerFor(config);
+    const logger = loggerFor(config, flags);
     const busyRetryMs = seconds(flags.busyRetry, '--busy-retry') * 1000;
     const scheduler = new Scheduler({ jobs: JOBS, config, logger, busyTimeoutMs, busyRetryMs });
     if (config.tariffs.length + config.products.length + config.accounts.length === 0) {
@@ -83,24 +84,20 @@ export function register(program: Command): void {
     scheduler.start();
     logger.info({ db: config.db }, 'scheduler started'); // pid: every line has it already
     const result = await new Promise<StopResult>((resolve) => {
-      let stopping = false;
-      const onSignal = (signal: NodeJS.Signals) => {
-        if (stopping) {
+      const stopListening = onStopSignals({
+        first: (signal) => {
+          logger.info({ signal, running: scheduler.running() ?? null }, 'stopping');
+          // After the grace period an interrupted job may still be waiting out a busy database.
+          void scheduler.stop({ graceMs, abortMs: Math.max(15_000, busyTimeoutMs + 5_000) }).then((r) => {
+            stopListening();
+            resolve(r);
+          });
+        },
+        again: (signal) => {
           logger.warn({ signal }, 'second signal: interrupting the running job now');
           scheduler.interrupt();
-          return;
-        }
-        stopping = true;
-        logger.info({ signal, running: scheduler.running() ?? null }, 'stopping');
-        // After the grace period an interrupted job may still be waiting out a busy database.
-        void scheduler.stop({ graceMs, abortMs: Math.max(15_000, busyTimeoutMs + 5_000) }).then((r) => {
-          process.off('SIGINT', onSignal);
-          process.off('SIGTERM', onSignal);
-          resolve(r);
-        });
-      };
-      process.on('SIGINT', onSignal);
-      process.on('SIGTERM', onSignal);
+        },
+      });
     });
     logger.info({ result }, 'scheduler stopped');
     if (result === 'abandoned') process.exit(EXIT.FAILURE);

@@ -13,7 +13,7 @@ import { writeRows } from '../output.js';
 async function query(flags: CommonFlags, sql: string): Promise<void> {
   const config = configFrom(flags);
   const format = formatOf(flags);
-  const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config) });
+  const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config, flags) });
   try {
     const reader = await warehouse.reader(sql);
     // exactly the columns selected; DOUBLEs without the noise of their last bits (see withoutNoise)
@@ -79,7 +79,7 @@ the database; CHECKPOINT and VACUUM do not shrink a DuckDB file. Readers are nev
 exit 75 when another tariffs job is writing for longer than --busy-timeout.`);
   migrate.action(action(async (flags: CommonFlags & { vacuum?: boolean; busyTimeout?: string }) => {
     const config = configFrom(flags);
-    const session = await WriteSession.open(config.db, { logger: loggerFor(config), busyTimeoutMs: busyTimeoutMsOf(flags), purpose: 'migrate' });
+    const session = await WriteSession.open(config.db, { logger: loggerFor(config, flags), busyTimeoutMs: busyTimeoutMsOf(flags), purpose: 'migrate' });
     try {
       if (flags.vacuum) {
         const { bytesBefore, bytesAfter } = await vacuumWarehouse(session.warehouse);

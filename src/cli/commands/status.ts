@@ -48,7 +48,7 @@ database busy; each problem is one line on stderr.`);
     const busySeconds = Number(flags.busyTimeout);
     if (!(Number.isFinite(busySeconds) && busySeconds >= 0)) throw new UsageError(`--busy-timeout: '${flags.busyTimeout}' is not a number of seconds`);
     const now = flags.now === undefined ? new Date() : parseUserDateTime(flags.now, '--now');
-    const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config), busyTimeoutMs: busySeconds * 1000 });
+    const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config, flags), busyTimeoutMs: busySeconds * 1000 });
     let status;
     try {
       status = await warehouseStatus(warehouse, config, now, readBusyAttempts(jobPaths(config.db).busyLog));

@@ -1,7 +1,9 @@
-// When a cron expression fires in Europe/London, listed over an interval: the one answer that
-// `tariffs schedule --list`, the scheduler's logs and the DST tests share. It reproduces node-cron's
-// own next-run rule (checked against it in test/schedule-fire-times.test.ts) so the list is what
-// the daemon will do:
+// When a cron expression fires in Europe/London, listed over an interval from any instant: what
+// `tariffs schedule --list [--now]` and the DST tests show. node-cron can tell a task's next runs
+// only from the real clock (getNextRun/getNextRuns read `new Date()`), so this is the one copy of
+// its next-run rule, checked against node-cron's getNextRuns in test/schedule-fire-times.test.ts
+// and against the daemon's actual ticks in test/schedule-scheduler.test.ts (the daemon itself logs
+// node-cron's own getNextRun):
 //   * fields are node-cron's (its parse()); day-of-month AND day-of-week must both match;
 //   * a wall time that does not exist (the spring-forward hour, 01:00–01:59 on the last Sunday of
 //     March) never fires that day; an expression that names only that hour skips the day;
@@ -61,12 +63,6 @@ export function parseCron(expression: string, where = 'cron expression'): CronSc
     months: new Set(fields.month),
     daysOfWeek: new Set(numbers(fields.dayOfWeek, 'day-of-week').map((d) => d % 7)),
   };
-}
-
-/** The first fire time strictly after `after` (whole seconds), or undefined if there is none within 8 years. */
-export function nextFireTime(schedule: CronSchedule | string, after: Date): Date | undefined {
-  for (const at of iterate(schedule, after)) return at;
-  return undefined;
 }
 
 /** Fire times t with after < t <= until, oldest first, at most `limit` of them. */
