@@ -83,6 +83,10 @@ const MACRO_CALLS: Record<string, string[]> = {
     from(`cheapest_window_in_band('${AGILE_J}', 4, 1380, 420, ${JUNE}, latest := true, max_price := 30, weights := [2, 1])`),
     from(`cheapest_window_in_band('${AGILE_H}', 2, 1320, 360, NULL, NULL, highest := true, min_price := 0)`),
   ],
+  eligible_slots: [
+    from(`eligible_slots('${AGILE_J}', ${WEEK}, NULL, NULL)`),
+    from(`eligible_slots('${DAY_NIGHT}', ${at('2024-01-01 00:00:00')}, ${at('2024-01-03 00:00:00')}, 0, 20)`),
+  ],
   price_windows: [
     from(`price_windows('${AGILE_J}', 4, ${JUNE})`),
     from(`price_windows('${AGILE_J}', 4, ${JUNE}, per := 'day', length_mode := 'at_least', max_price := 15)`),

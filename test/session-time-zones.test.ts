@@ -90,6 +90,10 @@ const MACRO_CALLS: Record<string, string[]> = {
     `SELECT * FROM cheapest_window_in_band('${EV}', 2, 1380, 420, ${EV_FALL})`,
     `SELECT * FROM cheapest_window_in_band('${A}', 3, 16 * 60, 19 * 60, ${A_FALL}, weights := [3, 2, 1])`,
   ],
+  eligible_slots: [
+    `SELECT * FROM eligible_slots('${J}', ${J_FALL}, NULL, NULL)`,
+    `SELECT * FROM eligible_slots('${DAY_NIGHT}', ${DN_MARCH}, 0, 20)`,
+  ],
   price_windows: [
     `SELECT * FROM price_windows('${J}', 2, ${ts('2020-05-23 00:00:00Z')}, ${ts('2020-05-25 00:00:00Z')}, per := 'day', max_price := 0, length_mode := 'at_least')`,
     `SELECT * FROM price_windows('${J}', 4, ${J_FALL}, per := 'band', band_start_minutes := 1380, band_end_minutes := 420, max_price := 15, length_mode := 'at_most')`,

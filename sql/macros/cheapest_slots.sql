@@ -2,7 +2,7 @@
 -- min_price := NULL, max_price := NULL, length_mode := 'exact'): per series, the n cheapest
 -- half-hours (inc VAT; highest := true: the n highest) inside [range_from, range_to) (NULL bound =
 -- unbounded), in time order. Only half-hours inside [min_price, max_price] can be chosen (NULL =
--- no bound). Equal prices go to the earliest half-hours (latest := true: the latest).
+-- no bound; eligible_slots). Equal prices go to the earliest half-hours (latest := true: the latest).
 -- length_mode: 'exact' (a series with fewer than n eligible half-hours gets none: asking for n
 -- never yields fewer), 'at_most' (up to n: fewer when fewer are eligible), 'at_least' (every
 -- eligible half-hour, when there are at least n).
@@ -11,12 +11,7 @@ CREATE OR REPLACE MACRO cheapest_slots(tariff, n, range_from, range_to, latest :
                                        min_price := NULL, max_price := NULL, length_mode := 'exact') AS TABLE
 WITH source AS (
     SELECT payment_method, rate_type, local_date, slot_start, slot_end, value_inc_vat, value_exc_vat
-    FROM rate_slots
-    WHERE tariff_code = tariff
-      AND slot_start >= coalesce(CAST(range_from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
-      AND slot_start <= coalesce(CAST(range_to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity') - INTERVAL 30 MINUTE
-      AND (min_price IS NULL OR value_inc_vat >= min_price)
-      AND (max_price IS NULL OR value_inc_vat <= max_price)
+    FROM eligible_slots(tariff, range_from, range_to, min_price, max_price)
 ),
 ranked AS (
     SELECT *,

@@ -1,5 +1,5 @@
 // The cheapest run of contiguous half-hours of a tariff: over a whole range, per Europe/London
-// local day, or per occurrence of a daily local time band. Runs the cheapest_window* macros of
+// local day, or per occurrence of a daily local time band. Runs the price_windows macro of
 // sql/macros with bound parameters; the SQL is the one an analyst would type.
 import { listValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
@@ -81,17 +81,12 @@ export async function cheapestWindows(warehouse: Warehouse, request: CheapestWin
     band_end: request.band?.endMinutes ?? null,
     ...rangeParams(request),
   };
-  const range = 'CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ)';
-  const options = 'latest := $latest, max_price := CAST($max_price AS DOUBLE), highest := $highest, ' +
-    'min_price := CAST($min_price AS DOUBLE), weights := CAST($weights AS DOUBLE[])';
   const per = request.band ? 'band' : request.perDay ? 'day' : 'range';
-  // flexible lengths: the general price_windows; the exact length: the leaner cheapest_window*
-  const call = (request.lengthMode ?? 'exact') !== 'exact'
-    ? `price_windows($tariff, CAST($slots AS INTEGER), ${range}, per := '${per}', band_start_minutes := CAST($band_start AS INTEGER), ` +
-      `band_end_minutes := CAST($band_end AS INTEGER), length_mode := $length_mode, ${options})`
-    : request.band
-      ? `cheapest_window_in_band($tariff, CAST($slots AS INTEGER), CAST($band_start AS INTEGER), CAST($band_end AS INTEGER), ${range}, ${options})`
-      : `${request.perDay ? 'cheapest_window_per_day' : 'cheapest_window'}($tariff, CAST($slots AS INTEGER), ${range}, ${options})`;
+  // price_windows answers every window question; cheapest_window* are named calls of it
+  const call = `price_windows($tariff, CAST($slots AS INTEGER), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ), per := '${per}', ` +
+    'band_start_minutes := CAST($band_start AS INTEGER), band_end_minutes := CAST($band_end AS INTEGER), length_mode := $length_mode, ' +
+    'latest := $latest, max_price := CAST($max_price AS DOUBLE), highest := $highest, min_price := CAST($min_price AS DOUBLE), ' +
+    'weights := CAST($weights AS DOUBLE[]))';
   const columns = selectPrices(['mean_inc_vat', 'mean_exc_vat', 'score_inc_vat'], request.rounded);
   const found = (await warehouse.all(`SELECT ${columns} FROM ${call}`, params)) as unknown as WindowRow[];
   // one window per range carries no local date (price_windows gives it as null)

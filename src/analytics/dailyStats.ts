@@ -1,14 +1,17 @@
 // What each Europe/London local day looked like (count, spread, negative half-hours, peak) per
 // series: the daily_stats view of sql/views, filtered with bound parameters.
+import type { JsRow } from '../store/rowsToJs.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { PRICE_STAT_COLUMNS, priceDoubleSql } from './priceSql.js';
-import { localDaysIn } from './localDays.js';
+import { inLocalDays, inTariffs, localDayParams, tariffsParam } from './scopeSql.js';
 import { checkRange, type Range } from './range.js';
 import { requireData } from './requireData.js';
 
 export interface DailyStatsRequest extends Range {
   /** One tariff, or every stored tariff. */
   tariff?: string;
+  /** Several tariffs (an export's scope); takes precedence over tariff. */
+  tariffs?: readonly string[];
   /** Prices rounded to 4 decimals in SQL, as the exports round them (what the CLI prints). */
   rounded?: boolean;
 }
@@ -40,23 +43,57 @@ export interface DailyStatsRow extends PriceStats {
   day_start_local: string;
 }
 
-/** The local days whose midnight lies in [from, to), in order; NoDataError when there are none. */
-export async function dailyStats(warehouse: Warehouse, request: DailyStatsRequest = {}): Promise<DailyStatsRow[]> {
-  checkRange(request);
-  const { fromDate, toDate } = localDaysIn(request);
-  // The columns in the order of the exported daily_stats.csv.
-  const prices = PRICE_STAT_COLUMNS.map((c) => `${request.rounded ? priceDoubleSql(`s.${c}`) : `s.${c}`} AS ${c}`).join(', ');
-  const rows = (await warehouse.all(`
-    SELECT s.tariff_code, s.payment_method, s.rate_type, s.local_date, london_iso(d.day_start) AS day_start_local,
-           s.slots, s.expected_slots, ${prices}, s.negative_slots
+/** How a stats query formats its columns: `price` wraps each price column (rounding), `utc` adds
+ *  day_start_utc after day_start_local (the exported files carry both). */
+export interface StatsQueryOptions {
+  price?: (column: string) => string;
+  utc?: boolean;
+}
+
+/** The one daily statistics query (the CLI, the exports and the HTML report run it): the columns
+ *  in the order of daily_stats.csv, for the tariffs in $tariffs (a list; NULL: every tariff) and
+ *  the local days in [$from_date, $to_date) (NULL: open), ordered by series and day. */
+export function dailyStatsQuery({ price = (c) => c, utc = false }: StatsQueryOptions = {}): string {
+  const prices = PRICE_STAT_COLUMNS.map((c) => `${price(`s.${c}`)} AS ${c}`).join(', ');
+  return `
+    SELECT s.tariff_code, s.payment_method, s.rate_type, s.local_date,
+           london_iso(d.day_start) AS day_start_local,${utc ? ' d.day_start AS day_start_utc,' : ''}
+           s.slots, CAST(s.expected_slots AS INTEGER) AS expected_slots, ${prices}, s.negative_slots
     FROM daily_stats AS s
     JOIN london_days AS d ON d.local_date = s.local_date
-    WHERE ($tariff IS NULL OR s.tariff_code = $tariff)
-      AND s.local_date >= coalesce(CAST($from_date AS DATE), DATE '-infinity')
-      AND s.local_date < coalesce(CAST($to_date AS DATE), DATE 'infinity')
-    ORDER BY s.tariff_code, s.payment_method NULLS FIRST, s.rate_type, s.local_date`,
-    { tariff: request.tariff ?? null, from_date: fromDate ?? null, to_date: toDate ?? null },
-  )) as unknown as DailyStatsRow[];
-  if (rows.length === 0) await requireData(warehouse, request.tariff, request);
-  return rows;
+    WHERE ${inTariffs('s.tariff_code')}
+      AND ${inLocalDays('s.local_date')}
+    ORDER BY s.tariff_code, s.payment_method NULLS FIRST, s.rate_type, s.local_date`;
+}
+
+/** The local days whose midnight lies in [from, to), in order; NoDataError when there are none
+ *  (for one tariff or the warehouse; a caller naming `tariffs` has checked them). */
+export async function dailyStats(warehouse: Warehouse, request: DailyStatsRequest = {}): Promise<DailyStatsRow[]> {
+  checkRange(request);
+  const rows = await warehouse.all(dailyStatsQuery({ price: request.rounded ? priceDoubleSql : undefined }),
+    { tariffs: tariffsParam(request), ...localDayParams(request) });
+  if (rows.length === 0 && !request.tariffs) await requireData(warehouse, request.tariff, request);
+  return rows.map((row) => ({
+    tariff_code: String(row.tariff_code),
+    payment_method: row.payment_method as string | null,
+    rate_type: String(row.rate_type),
+    local_date: String(row.local_date),
+    day_start_local: String(row.day_start_local),
+    slots: Number(row.slots),
+    expected_slots: Number(row.expected_slots),
+    ...priceStatsOf(row),
+    negative_slots: Number(row.negative_slots),
+  }));
+}
+
+/** The price columns of a daily_stats or monthly_stats row, typed. */
+export function priceStatsOf(row: JsRow): Omit<PriceStats, 'slots' | 'expected_slots' | 'negative_slots'> {
+  const number = (column: string) => Number(row[column]);
+  const optional = (column: string) => (row[column] === null ? null : Number(row[column]));
+  return {
+    min_inc_vat: number('min_inc_vat'), max_inc_vat: number('max_inc_vat'), mean_inc_vat: number('mean_inc_vat'),
+    median_inc_vat: number('median_inc_vat'), p10_inc_vat: number('p10_inc_vat'), p90_inc_vat: number('p90_inc_vat'),
+    peak_mean_inc_vat: optional('peak_mean_inc_vat'), off_peak_mean_inc_vat: optional('off_peak_mean_inc_vat'),
+    mean_exc_vat: number('mean_exc_vat'),
+  };
 }

@@ -1,8 +1,8 @@
 // Missing half-hours of half-hourly series, per local day: the gaps view of sql/views.
 import type { Warehouse } from '../store/Warehouse.js';
-import { localDaysIn } from './localDays.js';
 import { checkRange, type Range } from './range.js';
 import { requireData } from './requireData.js';
+import { inLocalDays, inTariffs, localDayParams, tariffsParam } from './scopeSql.js';
 
 export interface GapsRequest extends Range {
   tariff?: string;
@@ -25,15 +25,32 @@ export interface GapRow {
 /** Days are selected as daily's are: those whose local midnight lies in [from, to). */
 export async function gaps(warehouse: Warehouse, request: GapsRequest = {}): Promise<GapRow[]> {
   checkRange(request);
-  const { fromDate, toDate } = localDaysIn(request);
-  const rows = (await warehouse.all(`
+  const rows = await warehouse.all(`
     SELECT * FROM gaps
-    WHERE ($tariff IS NULL OR tariff_code = $tariff)
-      AND local_date >= coalesce(CAST($from_date AS DATE), DATE '-infinity')
-      AND local_date < coalesce(CAST($to_date AS DATE), DATE 'infinity')
+    WHERE ${inTariffs('tariff_code')} AND ${inLocalDays('local_date')}
     ORDER BY tariff_code, payment_method NULLS FIRST, rate_type, local_date`,
-    { tariff: request.tariff ?? null, from_date: fromDate ?? null, to_date: toDate ?? null },
-  )) as unknown as GapRow[];
+    { tariffs: tariffsParam(request), ...localDayParams(request) });
   if (rows.length === 0) await requireData(warehouse, request.tariff);
-  return rows;
+  return rows.map((row) => ({
+    tariff_code: String(row.tariff_code),
+    payment_method: row.payment_method as string | null,
+    rate_type: String(row.rate_type),
+    local_date: String(row.local_date),
+    day_slots: Number(row.day_slots),
+    expected_slots: Number(row.expected_slots),
+    slots: Number(row.slots),
+    missing_slots: Number(row.missing_slots),
+  }));
+}
+
+/** Missing half-hours per tariff (all its series) over the local days whose midnight lies in
+ *  [from, to): the gaps view summed, for `tariffs status`. A tariff without gaps is absent. */
+export async function missingSlotsByTariff(warehouse: Warehouse, range: Range): Promise<Map<string, number>> {
+  checkRange(range);
+  const rows = await warehouse.all(`
+    SELECT tariff_code, sum(missing_slots) AS missing
+    FROM gaps
+    WHERE ${inLocalDays('local_date')}
+    GROUP BY tariff_code`, localDayParams(range));
+  return new Map(rows.map((r) => [String(r.tariff_code), Number(r.missing)]));
 }

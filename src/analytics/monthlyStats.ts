@@ -1,13 +1,15 @@
 // Each Europe/London calendar month per series: the monthly_stats view of sql/views.
 import type { Warehouse } from '../store/Warehouse.js';
-import type { PriceStats } from './dailyStats.js';
-import { PRICE_STAT_COLUMNS, selectPrices } from './priceSql.js';
-import { localDaysIn } from './localDays.js';
+import { priceStatsOf, type PriceStats } from './dailyStats.js';
+import { PRICE_STAT_COLUMNS, priceDoubleSql } from './priceSql.js';
+import { inTariffs, localDayParams, tariffsParam } from './scopeSql.js';
 import { checkRange, type Range } from './range.js';
 import { requireData } from './requireData.js';
 
 export interface MonthlyStatsRequest extends Range {
   tariff?: string;
+  /** Several tariffs (an export's scope); takes precedence over tariff. */
+  tariffs?: readonly string[];
   /** Prices rounded to 4 decimals in SQL, as the exports round them (what the CLI prints). */
   rounded?: boolean;
 }
@@ -21,18 +23,41 @@ export interface MonthlyStatsRow extends PriceStats {
   days: number;
 }
 
+/** The one monthly statistics query (the CLI, the exports and the HTML report run it): `month`
+ *  as `YYYY-MM` text when `monthText` (the exported files), else the month's first day; the
+ *  calendar months holding the local days in [$from_date, $to_date), for the tariffs in $tariffs
+ *  (NULL: every tariff), ordered by series and month. */
+export function monthlyStatsQuery({ price = (c) => c, monthText = false }: { price?: (column: string) => string; monthText?: boolean } = {}): string {
+  return `
+    SELECT tariff_code, payment_method, rate_type, ${monthText ? `strftime(month, '%Y-%m')` : 'month'} AS month,
+           days, slots, expected_slots, ${PRICE_STAT_COLUMNS.map((c) => `${price(c)} AS ${c}`).join(', ')}, negative_slots
+    FROM monthly_stats
+    WHERE ${inTariffs('tariff_code')}
+      AND ($from_date IS NULL OR month >= date_trunc('month', CAST($from_date AS DATE)))
+      AND ($to_date IS NULL OR month < CAST($to_date AS DATE))
+    ORDER BY tariff_code, payment_method NULLS FIRST, rate_type, month`;
+}
+
 /** The calendar months holding local days whose midnight lies in [from, to) (as the exports select them). */
 export async function monthlyStats(warehouse: Warehouse, request: MonthlyStatsRequest = {}): Promise<MonthlyStatsRow[]> {
   checkRange(request);
-  const { fromDate, toDate } = localDaysIn(request);
-  const rows = (await warehouse.all(`
-    SELECT ${selectPrices(PRICE_STAT_COLUMNS, request.rounded)} FROM monthly_stats
-    WHERE ($tariff IS NULL OR tariff_code = $tariff)
-      AND ($from_date IS NULL OR month >= date_trunc('month', CAST($from_date AS DATE)))
-      AND ($to_date IS NULL OR month < CAST($to_date AS DATE))
-    ORDER BY tariff_code, payment_method NULLS FIRST, rate_type, month`,
-    { tariff: request.tariff ?? null, from_date: fromDate ?? null, to_date: toDate ?? null },
-  )) as unknown as MonthlyStatsRow[];
-  if (rows.length === 0) await requireData(warehouse, request.tariff);
-  return rows;
+  const rows = await warehouse.all(monthlyStatsQuery({ price: request.rounded ? priceDoubleSql : undefined }),
+    { tariffs: tariffsParam(request), ...localDayParams(request) });
+  if (rows.length === 0 && !request.tariffs) await requireData(warehouse, request.tariff);
+  // the fields in the view's column order, as `tariffs monthly` has always printed them
+  return rows.map((row) => {
+    const { peak_mean_inc_vat, off_peak_mean_inc_vat, mean_exc_vat, ...spread } = priceStatsOf(row);
+    return {
+      tariff_code: String(row.tariff_code),
+      payment_method: row.payment_method as string | null,
+      rate_type: String(row.rate_type),
+      month: String(row.month),
+      days: Number(row.days),
+      slots: Number(row.slots),
+      expected_slots: Number(row.expected_slots),
+      ...spread,
+      negative_slots: Number(row.negative_slots),
+      peak_mean_inc_vat, off_peak_mean_inc_vat, mean_exc_vat,
+    };
+  });
 }

@@ -1,12 +1,15 @@
 // The tabular reports: one query per file over the analytics views and macros of sql/ (the export
-// only selects, formats and orders; the numbers come from the views). Every query binds the
+// only selects, formats and orders; the numbers come from the views; the daily and monthly
+// statistics are src/analytics' own queries). Every query binds the
 // parameters of exportScope.ts and ends in an ORDER BY over a unique key, so files are reproducible.
 // Prices are DECIMAL(10,4) (fixed 4 decimals in CSV, see priceSql.ts), times Europe/London ISO 8601
 // with offset, each followed by the same instant as TIMESTAMPTZ named with `local` dropped and
 // `_utc` added (local_start → start_utc, day_start_local → day_start_utc): a UTC timestamp in
 // Parquet, ISO 8601 `…Z` text in CSV (exportReports.ts formats it).
 // The columns are documented in README.md (section Exports): change both together.
-import { PRICE_STAT_COLUMNS, priceSql } from '../analytics/priceSql.js';
+import { dailyStatsQuery } from '../analytics/dailyStats.js';
+import { monthlyStatsQuery } from '../analytics/monthlyStats.js';
+import { priceSql } from '../analytics/priceSql.js';
 
 export interface ReportDefinition {
   /** File name without extension. */
@@ -16,38 +19,14 @@ export interface ReportDefinition {
 
 const P = priceSql;
 
-/** The price statistics daily_stats and monthly_stats share, rounded, in their column order. */
-const priceStats = (qualifier: string): string =>
-  PRICE_STAT_COLUMNS.map((column) => `${P(`${qualifier}${column}`)} AS ${column}`).join(',\n       ');
-
 /** The tariffs and local days in scope (a series is tariff × payment method × rate type). */
 const IN_TARIFFS = 'tariff_code IN (SELECT unnest($tariffs))';
-/** Local days whose midnight lies in the window, as src/analytics selects them (bounds may be NULL). */
-export const inDays = (column = 'local_date') => `${column} >= coalesce(CAST($from_date AS DATE), DATE '-infinity')
-  AND ${column} < coalesce(CAST($to_date AS DATE), DATE 'infinity')`;
-/** The calendar months holding such days (monthly_stats.month is the month's first day). */
-export const inMonths = (column = 'month') => `($from_date IS NULL OR ${column} >= date_trunc('month', CAST($from_date AS DATE)))
-  AND ($to_date IS NULL OR ${column} < CAST($to_date AS DATE))`;
 const IN_RANGE = (column: string) =>
   `${column} >= CAST($range_from AS TIMESTAMPTZ) AND ${column} < CAST($range_to AS TIMESTAMPTZ)`;
 const SERIES_ORDER = 'tariff_code, payment_method NULLS FIRST, rate_type';
 const qualified = (alias: string) => `${alias}.tariff_code, ${alias}.payment_method NULLS FIRST, ${alias}.rate_type`;
 
-const dailyStats: ReportDefinition = {
-  name: 'daily_stats',
-  query: `
-SELECT s.tariff_code, s.payment_method, s.rate_type, s.local_date,
-       london_iso(d.day_start) AS day_start_local,
-       d.day_start AS day_start_utc,
-       CAST(s.slots AS INTEGER) AS slots,
-       CAST(s.expected_slots AS INTEGER) AS expected_slots,
-       ${priceStats('s.')},
-       CAST(s.negative_slots AS INTEGER) AS negative_slots
-FROM daily_stats AS s
-JOIN london_days AS d ON d.local_date = s.local_date
-WHERE s.${IN_TARIFFS} AND ${inDays('s.local_date')}
-ORDER BY ${qualified('s')}, s.local_date`,
-};
+const dailyStats: ReportDefinition = { name: 'daily_stats', query: dailyStatsQuery({ price: P, utc: true }) };
 
 /** The cheapest window of `hours` per local day, from the cheapest_window_per_day macro. */
 function cheapestPerDay(hours: number): ReportDefinition {
@@ -102,20 +81,7 @@ WHERE ${IN_TARIFFS}
 ORDER BY ${SERIES_ORDER}, start`,
 };
 
-const monthlyStats: ReportDefinition = {
-  name: 'monthly_stats',
-  query: `
-SELECT tariff_code, payment_method, rate_type,
-       strftime(month, '%Y-%m') AS month,
-       CAST(days AS INTEGER) AS days,
-       CAST(slots AS INTEGER) AS slots,
-       CAST(expected_slots AS INTEGER) AS expected_slots,
-       ${priceStats('')},
-       CAST(negative_slots AS INTEGER) AS negative_slots
-FROM monthly_stats
-WHERE ${IN_TARIFFS} AND ${inMonths()}
-ORDER BY ${SERIES_ORDER}, month`,
-};
+const monthlyStats: ReportDefinition = { name: 'monthly_stats', query: monthlyStatsQuery({ price: P, monthText: true }) };
 
 /** In the order they are written. */
 export const REPORTS: readonly ReportDefinition[] = [

@@ -1,8 +1,9 @@
 // What `tariffs status` shows: per tracked tariff its latest stored slot, whether tomorrow is
 // complete and the holes of the last 7 days; per job its last recorded run. Read-only.
+import { missingSlotsByTariff } from '../analytics/gaps.js';
 import type { BusyAttempt } from '../store/busyAttempts.js';
 import type { Warehouse } from '../store/Warehouse.js';
-import { HALF_HOUR_MS, addLocalDays, formatLocal, formatUtc, localDateOf, localDayBounds } from '../time/index.js';
+import { addLocalDays, formatLocal, formatUtc, localDateOf, localDayBounds } from '../time/index.js';
 import { dayAheadStatus, type DayAheadState } from './dayAheadStatus.js';
 import { JOB_NAMES } from './Job.js';
 import type { TrackedSelection, TrackedSource } from './trackedTariffs.js';
@@ -20,7 +21,7 @@ export interface TariffStatus {
   /** null when the tariff has no day-ahead prices (not half-hourly, ended, never fetched). */
   tomorrow_complete: boolean | null;
   state: DayAheadState;
-  /** Missing half-hours between the first and last stored slot of the last 7 local days (null: none stored). */
+  /** Missing half-hours of the last 7 local days and tomorrow, as the gaps view counts them (null: none stored). */
   gaps_7d: number | null;
   /** Optional resources (standing charges, product detail) the latest attempt could not get. */
   missing_optional: MissingOptional[];
@@ -68,20 +69,11 @@ export async function warehouseStatus(
            max(valid_to) - INTERVAL 30 MINUTE AS latest_slot,
            bool_or(valid_to IS NULL) AS open_ended
     FROM unit_rates GROUP BY tariff_code`)).map((r) => [r.tariff_code as string, r]));
-  const windows = new Map((await warehouse.all(`
-    WITH win AS (
-        SELECT tariff_code, min(slot_start) AS lo, max(slot_start) AS hi, count(DISTINCT slot_start) AS stored
-        FROM rate_slots
-        WHERE slot_start >= CAST($from AS TIMESTAMPTZ) AND slot_start < CAST($to AS TIMESTAMPTZ)
-        GROUP BY tariff_code
-    ), earliest AS (
-        SELECT tariff_code, min(valid_from) AS first_from FROM unit_rates GROUP BY tariff_code
-    )
-    SELECT win.tariff_code,
-           CASE WHEN earliest.first_from < CAST($from AS TIMESTAMPTZ) THEN CAST($from AS TIMESTAMPTZ) ELSE win.lo END AS lo,
-           win.hi, win.stored
-    FROM win JOIN earliest USING (tariff_code)`, { from: windowFrom.toISOString(), to: windowTo.toISOString() }))
-    .map((r) => [r.tariff_code as string, r]));
+  // the tariffs with a half-hour stored in the last 7 local days and tomorrow, and their gaps there
+  const stored = new Set((await warehouse.all(`SELECT DISTINCT tariff_code FROM rate_slots
+      WHERE slot_start >= CAST($from AS TIMESTAMPTZ) AND slot_start < CAST($to AS TIMESTAMPTZ)`,
+  { from: windowFrom.toISOString(), to: windowTo.toISOString() })).map((r) => String(r.tariff_code)));
+  const gaps = await missingSlotsByTariff(warehouse, { from: windowFrom, to: windowTo });
   const missing = new Map<string, MissingOptional[]>();
   for (const r of await warehouse.all(`SELECT tariff_code, resource, http_status, error_code, checked_at
       FROM optional_resources WHERE state = 'missing' ORDER BY tariff_code, resource`)) {
@@ -92,8 +84,6 @@ export async function warehouseStatus(
   const tariffs = dayAhead.map((t): TariffStatus => {
     const l = latest.get(t.tariffCode);
     const latestSlot = l && l.open_ended !== true && typeof l.latest_slot === 'string' ? new Date(l.latest_slot) : null;
-    const w = windows.get(t.tariffCode);
-    const gaps = w ? (Date.parse(w.hi as string) - Date.parse(w.lo as string)) / HALF_HOUR_MS + 1 - (w.stored as number) : null;
     const dayAheadKnown = t.state === 'complete' || t.state === 'incomplete';
     return {
       tariff: t.tariffCode,
@@ -104,7 +94,7 @@ export async function warehouseStatus(
       tomorrow_slots: `${t.stored}/${t.expected}`,
       tomorrow_complete: dayAheadKnown ? t.state === 'complete' : null,
       state: t.state,
-      gaps_7d: gaps,
+      gaps_7d: stored.has(t.tariffCode) ? gaps.get(t.tariffCode) ?? 0 : null,
       missing_optional: missing.get(t.tariffCode) ?? [],
     };
   });

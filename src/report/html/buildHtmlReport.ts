@@ -1,13 +1,15 @@
 // The HTML report: per price series (tariff × payment method × rate type), the last 14 local days
 // as daily charts, a chart per earlier month (at most 24, newest first) and one chart of every
-// month. Data from the daily_stats and monthly_stats views, rate_slots, negative_slots and the
+// month. Data from src/analytics (daily and monthly statistics), rate_slots, negative_slots and the
 // cheapest_window_per_day macro; charts rendered to SVG by renderSvg. Bounded: ≤ 39 charts per series.
 import type { Logger } from 'pino';
 import type { Params, Warehouse } from '../../store/Warehouse.js';
 import { costSeries } from './costCharts.js';
 import { scopeParams, type ExportScope } from '../exportScope.js';
 import { priceDoubleSql as D } from '../../analytics/priceSql.js';
-import { inDays, inMonths } from '../reports.js';
+import { dailyStats, type DailyStatsRow } from '../../analytics/dailyStats.js';
+import { monthlyStats } from '../../analytics/monthlyStats.js';
+import { inLocalDays } from '../../analytics/scopeSql.js';
 import { regionName } from '../../api/discover.js';
 import { dayChartSpec, historyChartSpec, monthChartSpec, type DayPoint, type MonthDay } from './chartSpecs.js';
 import { renderReportPage, type PageChart, type PageSeries } from './reportPage.js';
@@ -19,17 +21,10 @@ const SERIES = 'tariff_code, payment_method, rate_type';
 const SAME_SERIES = (a: string, b: string) =>
   `${a}.tariff_code = ${b}.tariff_code AND ${a}.payment_method IS NOT DISTINCT FROM ${b}.payment_method AND ${a}.rate_type = ${b}.rate_type`;
 
-interface DailyRow {
-  key: string;
-  local_date: string;
-  slots: number;
-  expected_slots: number;
-  min_inc_vat: number;
-  max_inc_vat: number;
-  mean_inc_vat: number;
-  negative_slots: number;
-}
+/** A day of a series, its key beside it. */
+type DailyRow = DailyStatsRow & { key: string };
 
+/** The cheapest window of a local day, with the settlement period it starts in. */
 interface WindowRow {
   key: string;
   local_date: string;
@@ -56,39 +51,27 @@ export interface HtmlReport {
 
 export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, logger: Logger, costParams?: Params): Promise<HtmlReport> {
   const params = scopeParams(scope);
-  const key = `concat_ws(' / ', tariff_code, payment_method, CASE WHEN rate_type <> 'standard' THEN rate_type END)`;
-  const daily = (await warehouse.all(`
-    SELECT ${key} AS key, ${SERIES}, CAST(local_date AS VARCHAR) AS local_date, slots, expected_slots,
-           ${D('min_inc_vat')} AS min_inc_vat, ${D('max_inc_vat')} AS max_inc_vat, ${D('mean_inc_vat')} AS mean_inc_vat,
-           negative_slots
-    FROM daily_stats
-    WHERE tariff_code IN (SELECT unnest($tariffs))
-      AND ${inDays()}
-    ORDER BY ${SERIES}, local_date`, params)) as unknown as (DailyRow & Record<string, unknown>)[];
+  const stats = { tariffs: scope.tariffs, from: scope.from, to: scope.to, rounded: true };
+  const daily: DailyRow[] = (await dailyStats(warehouse, stats)).map((d) => ({ ...d, key: seriesLabel(d) }));
+  const months = await monthlyStats(warehouse, stats);
   const windows = (await warehouse.all(`
-    SELECT concat_ws(' / ', w.tariff_code, w.payment_method, CASE WHEN w.rate_type <> 'standard' THEN w.rate_type END) AS key,
-           CAST(w.local_date AS VARCHAR) AS local_date,
+    SELECT w.tariff_code, w.payment_method, w.rate_type, CAST(w.local_date AS VARCHAR) AS local_date,
            CAST(epoch(w.start - d.day_start) / 1800 + 1 AS INTEGER) AS period,
            w.local_start, w.local_end, ${D('w.mean_inc_vat')} AS mean_inc_vat
     FROM (SELECT unnest($tariffs) AS code) AS t,
          LATERAL cheapest_window_per_day(t.code, ${HTML_LIMITS.cheapestSlots},
                                          CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ)) AS w
-    JOIN london_days AS d ON d.local_date = w.local_date
-    ORDER BY 1, 2`, params)) as unknown as WindowRow[];
-  const months = await warehouse.all(`
-    SELECT ${key} AS key, strftime(month, '%Y-%m') AS month,
-           ${D('min_inc_vat')} AS min_inc_vat, ${D('max_inc_vat')} AS max_inc_vat, ${D('mean_inc_vat')} AS mean_inc_vat, negative_slots
-    FROM monthly_stats
-    WHERE tariff_code IN (SELECT unnest($tariffs))
-      AND ${inMonths()}
-    ORDER BY 1, 2`, params);
+    JOIN london_days AS d ON d.local_date = w.local_date`, params)).map((w): WindowRow => ({
+    key: seriesLabel({ tariff_code: w.tariff_code, payment_method: w.payment_method, rate_type: w.rate_type }), local_date: String(w.local_date), period: Number(w.period),
+    local_start: String(w.local_start), local_end: String(w.local_end), mean_inc_vat: Number(w.mean_inc_vat),
+  }));
   // Half-hours of the days drawn one by one: the last HTML_LIMITS.days local days of each series.
   const points = await warehouse.all(`
     WITH days AS (
         SELECT ${SERIES}, local_date
         FROM daily_stats
         WHERE tariff_code IN (SELECT unnest($tariffs))
-          AND ${inDays()}
+          AND ${inLocalDays('local_date')}
         QUALIFY row_number() OVER (PARTITION BY ${SERIES} ORDER BY local_date DESC) <= ${HTML_LIMITS.days}
     )
     SELECT concat_ws(' / ', s.tariff_code, s.payment_method, CASE WHEN s.rate_type <> 'standard' THEN s.rate_type END) AS key,
@@ -103,7 +86,7 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
   const names = await seriesNames(warehouse);
   const windowOf = new Map(windows.map((w) => [`${w.key}|${w.local_date}`, w]));
   const pointsOf = groupBy(points, (p) => `${p.key as string}|${p.local_date as string}`);
-  const monthsOf = groupBy(months, (m) => m.key as string);
+  const monthsOf = groupBy(months, seriesLabel);
   const warn = (message: string) => logger.debug({ message }, 'chart warning');
   const series: PageSeries[] = [];
   const specs: ChartSpecOf[] = [];
@@ -167,8 +150,7 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
     if (seriesMonths.length >= 2) {
       const spec = historyChartSpec({
         months: seriesMonths.map((m) => ({
-          month: m.month as string, min: m.min_inc_vat as number, mean: m.mean_inc_vat as number,
-          max: m.max_inc_vat as number, negativeSlots: m.negative_slots as number,
+          month: m.month.slice(0, 7), min: m.min_inc_vat, mean: m.mean_inc_vat, max: m.max_inc_vat, negativeSlots: m.negative_slots,
         })),
         title: 'Every month',
         subtitle: 'monthly mean and min–max (p/kWh inc VAT); ▼ months with negative prices',
@@ -178,7 +160,7 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
     }
     const page: PageSeries = {
       id: seriesKey.replace(/[^A-Za-z0-9-]+/g, '_'),
-      heading: `${seriesKey}${names.has(String(days[0]!.tariff_code)) ? ` — ${names.get(String(days[0]!.tariff_code))}` : ''}`,
+      heading: `${seriesKey}${names.has(days[0]!.tariff_code) ? ` — ${names.get(days[0]!.tariff_code)}` : ''}`,
       facts: seriesFacts(days),
       ...(history ? { history } : {}),
       days: dayCharts,
@@ -257,6 +239,12 @@ function daySubtitle(day: DailyRow, window: WindowRow | undefined): string[] {
     `${day.slots} of ${day.expected_slots} half-hours${change} · min ${day.min_inc_vat.toFixed(2)} · mean ${day.mean_inc_vat.toFixed(2)} · max ${day.max_inc_vat.toFixed(2)}`,
     second.join(' · ') || 'no complete 2-hour window',
   ];
+}
+
+/** "tariff / payment method / rate type", the parts that are set (standard rates unnamed). */
+function seriesLabel(row: { tariff_code: unknown; payment_method: unknown; rate_type: unknown }): string {
+  return [row.tariff_code, row.payment_method, row.rate_type === 'standard' ? null : row.rate_type]
+    .filter((part) => part !== null && part !== undefined).map(String).join(' / ');
 }
 
 function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {

@@ -2,7 +2,7 @@
 // window), one month (daily range, mean and cheapest window) and a series' whole history by month.
 // Pure functions of the rows the report queries; x positions never depend on the machine's zone.
 import { localDayBounds, utcOffsetMinutes } from '../../time/index.js';
-import type { TopLevelSpec } from './renderSvg.js';
+import type { ChartLayer, TopLevelSpec } from './renderSvg.js';
 
 export const COLORS = {
   price: '#1f77b4',
@@ -135,7 +135,7 @@ export function dayChartSpec(input: DayChartInput): TopLevelSpec {
     scale: { domain: [0, hours], nice: false, zero: false },
     axis: { values: ticks.values, labelExpr: labelExpression(ticks.values, ticks.labels), title: null, grid: true },
   };
-  const layers: Record<string, unknown>[] = [];
+  const layers: ChartLayer[] = [];
   if (input.cheapest) {
     const from = (input.cheapest.period - 1) / 2;
     layers.push({
@@ -171,7 +171,7 @@ export function dayChartSpec(input: DayChartInput): TopLevelSpec {
     title: titleOf(input.title, input.subtitle),
     config: baseConfig(),
     layer: layers,
-  } as unknown as TopLevelSpec;
+  };
 }
 
 export function monthChartSpec(input: MonthChartInput): TopLevelSpec {
@@ -183,7 +183,7 @@ export function monthChartSpec(input: MonthChartInput): TopLevelSpec {
   };
   const negatives = input.days.filter((d) => d.negativeSlots > 0);
   const cheapest = input.days.filter((d) => d.cheapestMean !== null);
-  const layers: Record<string, unknown>[] = [
+  const layers: ChartLayer[] = [
     {
       data: { values: input.days },
       mark: { type: 'area', color: COLORS.range, opacity: 0.6 },
@@ -224,7 +224,7 @@ export function monthChartSpec(input: MonthChartInput): TopLevelSpec {
     title: titleOf(input.title, input.subtitle),
     config: baseConfig(),
     layer: layers,
-  } as unknown as TopLevelSpec;
+  };
 }
 
 export function historyChartSpec(input: HistoryChartInput): TopLevelSpec {
@@ -237,7 +237,7 @@ export function historyChartSpec(input: HistoryChartInput): TopLevelSpec {
     axis: { title: null, format: '%b %Y', labelAngle: 0, tickCount: 8 },
   };
   const negatives = values.filter((m) => m.negativeSlots > 0);
-  const layers: Record<string, unknown>[] = [
+  const layers: ChartLayer[] = [
     {
       data: { values },
       mark: { type: 'area', color: COLORS.range, opacity: 0.6 },
@@ -267,5 +267,5 @@ export function historyChartSpec(input: HistoryChartInput): TopLevelSpec {
     title: titleOf(input.title, input.subtitle),
     config: baseConfig(),
     layer: layers,
-  } as unknown as TopLevelSpec;
+  };
 }

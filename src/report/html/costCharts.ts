@@ -41,11 +41,11 @@ export function monthlyCostChartSpec(rows: readonly MonthlyCost[], title: string
       },
       tooltip: [{ field: 'label' }, { field: 'month' }, { field: 'total_gbp', format: '.2f' }],
     },
-  } as unknown as TopLevelSpec;
+  };
 }
 
 export function dailyConsumptionChartSpec(rows: { local_date: string; kwh: number; price: number | null }[], title: string, unit: string): TopLevelSpec {
-  const x = { field: 'local_date', type: 'temporal', timeUnit: 'utcyearmonthdate', axis: { title: null, format: '%d %b %Y', labelAngle: 0 } };
+  const x = { field: 'local_date', type: 'temporal', timeUnit: 'utcyearmonthdate', axis: { title: null, format: '%d %b %Y', labelAngle: 0 } } as const;
   return {
     width: 980, height: 200, config,
     title: { text: title, subtitle: `daily ${unit} (bars) and the mean price of its half-hours at the agreements (line, p/kWh inc VAT)`, fontSize: 13, subtitleFontSize: 11, anchor: 'start' },
@@ -55,7 +55,7 @@ export function dailyConsumptionChartSpec(rows: { local_date: string; kwh: numbe
       { mark: { type: 'line', color: COLORS.price, strokeWidth: 1 }, encoding: { x, y: { field: 'price', type: 'quantitative', title: 'p/kWh inc VAT' } } },
     ],
     resolve: { scale: { y: 'independent' } },
-  } as unknown as TopLevelSpec;
+  };
 }
 
 /** What a meter's monthly totals include, said in the chart's subtitle. */

@@ -7,6 +7,9 @@ import type { TopLevelSpec } from 'vega-lite';
 
 export type { TopLevelSpec } from 'vega-lite';
 
+/** One layer of a layered chart, as vega-lite's public TopLevelSpec types it. */
+export type ChartLayer = Extract<TopLevelSpec, { layer: unknown }>['layer'][number];
+
 /** Where Vega's and Vega-Lite's warnings go (they would otherwise print on the console). */
 export type ChartWarning = (message: string) => void;
 

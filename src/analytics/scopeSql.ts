@@ -1,0 +1,25 @@
+// Which tariffs and local days a stats question covers, as SQL and bound parameters shared by the
+// CLI's questions, the exported files and the HTML report: $tariffs (a list, NULL = every tariff),
+// $from_date and $to_date (the local days whose midnight lies in [from, to); NULL = open).
+import { listValue, type DuckDBListValue } from '@duckdb/node-api';
+import { localDaysIn } from './localDays.js';
+import type { Range } from './range.js';
+
+/** `column` is one of $tariffs, or $tariffs is NULL. */
+export const inTariffs = (column: string) => `($tariffs IS NULL OR ${column} IN (SELECT unnest(CAST($tariffs AS VARCHAR[]))))`;
+
+/** `column` (a local date) is one of the local days in [$from_date, $to_date). */
+export const inLocalDays = (column: string) => `${column} >= coalesce(CAST($from_date AS DATE), DATE '-infinity')
+      AND ${column} < coalesce(CAST($to_date AS DATE), DATE 'infinity')`;
+
+/** $tariffs for a request naming several tariffs, one, or none (every tariff). */
+export function tariffsParam(request: { tariff?: string; tariffs?: readonly string[] }): DuckDBListValue | null {
+  if (request.tariffs) return listValue([...request.tariffs]);
+  return request.tariff === undefined ? null : listValue([request.tariff]);
+}
+
+/** $from_date and $to_date of a range. */
+export function localDayParams(range: Range): { from_date: string | null; to_date: string | null } {
+  const { fromDate, toDate } = localDaysIn(range);
+  return { from_date: fromDate ?? null, to_date: toDate ?? null };
+}
