@@ -22,14 +22,12 @@ export async function buildWarehouse(file: string, copies: number): Promise<Ware
     FROM read_csv($csv, header = true, columns = {'timestamp': 'VARCHAR', 'price': 'DOUBLE'})`, { csv });
   await w.run(`INSERT INTO unit_rates
     WITH localised AS (
-        SELECT k, valid_from, value_inc_vat, timezone('Europe/London', valid_from) AS local_start
-        FROM series CROSS JOIN range($copies) AS r(k))
-    SELECT printf('E-1R-BENCH-%03d-A', k), 'standard', l.valid_from, l.valid_from + INTERVAL 30 MINUTE,
-           round(l.value_inc_vat / 1.05, 4), l.value_inc_vat, NULL, d.local_date, 1, l.local_start,
-           CAST((epoch(l.local_start) - epoch(l.valid_from)) / 60 AS SMALLINT),
-           CAST(epoch(l.valid_from - d.day_start) / 1800 + 1 AS SMALLINT), 1800000000
-    FROM localised AS l JOIN london_days AS d ON d.local_date = CAST(l.local_start AS DATE)
-    ORDER BY k, l.valid_from`, { copies });
+        SELECT valid_from, value_inc_vat, london_local(valid_from) AS l FROM series)
+    SELECT printf('E-1R-BENCH-%03d-A', k), 'standard', valid_from, valid_from + INTERVAL 30 MINUTE,
+           round(value_inc_vat / 1.05, 4), value_inc_vat, NULL, l.local_date, 1, l.local_start,
+           l.utc_offset_minutes, l.settlement_period, 1800000000
+    FROM localised CROSS JOIN range($copies) AS r(k)
+    ORDER BY k, valid_from`, { copies });
   await w.checkpoint();
   return w;
 }

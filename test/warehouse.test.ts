@@ -57,18 +57,44 @@ describe('backfill', () => {
     expect(wrongDays).toEqual([]);
   });
 
-  it("data test: the stored local fields agree with DuckDB's own time-zone conversion for every row", async () => {
-    // the ingest derives them by arithmetic on london_days; ICU is the independent reference
-    const wrong = await query(clean, `SELECT tariff_code, valid_from, local_date, local_start, utc_offset_minutes
-      FROM unit_rates AS u
-      WHERE local_start <> timezone('Europe/London', valid_from)
-         OR local_date <> CAST(timezone('Europe/London', valid_from) AS DATE)
-         OR utc_offset_minutes <> CAST((epoch(timezone('Europe/London', valid_from)) - epoch(valid_from)) / 60 AS INTEGER)
-         OR settlement_period <> (SELECT CAST(epoch(u.valid_from - d.day_start) / 1800 + 1 AS INTEGER)
-                                  FROM london_days AS d WHERE d.local_date = CAST(timezone('Europe/London', u.valid_from) AS DATE))
-      LIMIT 5`);
-    expect(wrong).toEqual([]);
-    expect((await query(clean, 'SELECT count(*) AS n FROM unit_rates'))[0]!.n).toBeGreaterThan(150_000);
+  it("data test: the stored local fields agree with Node's own tz database (Intl) for every row", async () => {
+    // the ingest derives them in SQL (london_local, ICU); Intl.DateTimeFormat is an independent reading
+    const wall = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit',
+      hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23',
+    });
+    const walls = new Map<number, string>();
+    const wallOf = (ms: number): string => {
+      let text = walls.get(ms);
+      if (text === undefined) {
+        const p = Object.fromEntries(wall.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+        text = `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}:${p.second}`;
+        walls.set(ms, text);
+      }
+      return text;
+    };
+    // a local day starts at its first half-hour whose wall date is that day (searched from 04:00 UTC the day before)
+    const starts = new Map<string, number>();
+    const dayStart = (date: string): number => {
+      let start = starts.get(date);
+      if (start === undefined) {
+        start = Date.parse(`${date}T00:00:00Z`) - 4 * 3_600_000;
+        while (wallOf(start).slice(0, 10) !== date) start += 1_800_000;
+        starts.set(date, start);
+      }
+      return start;
+    };
+    const rows = await query(clean, `SELECT epoch_ms(valid_from) AS ms, strftime(local_date, '%Y-%m-%d') AS local_date,
+      strftime(local_start, '%Y-%m-%dT%H:%M:%S') AS local_start, utc_offset_minutes, settlement_period FROM unit_rates`);
+    expect(rows.length).toBeGreaterThan(150_000);
+    const wrong = rows.filter((r) => {
+      const ms = Number(r.ms);
+      const local = wallOf(ms);
+      return r.local_start !== local || r.local_date !== local.slice(0, 10)
+        || Number(r.utc_offset_minutes) !== (Date.parse(`${local}Z`) - ms) / 60_000
+        || Number(r.settlement_period) !== (ms - dayStart(local.slice(0, 10))) / 1_800_000 + 1;
+    });
+    expect(wrong.slice(0, 5)).toEqual([]);
   });
 
   it('data test: duration_us is valid_to - valid_from for every row, and long_unit_rates mirrors the others', async () => {

@@ -9,7 +9,8 @@
 -- the half-hours whose Europe/London wall-clock start lies in the night band, the day rate the
 -- others, together one series (rate_type standard): their meter has one register.
 -- Any session TimeZone gives the same rows: instants are worked out as instants (epoch
--- microseconds, minute intervals), local fields with timezone('Europe/London', …).
+-- microseconds, minute intervals), local fields by london_local (sql/macros/london_local.sql), the
+-- macro that derived the stored ones of unit_rates.
 CREATE OR REPLACE VIEW rate_slots AS
 WITH half_hourly AS (
     SELECT tariff_code, rate_type, payment_method,
@@ -34,7 +35,7 @@ long_rates AS (
 ),
 long_local AS (
     SELECT tariff_code, rate_type, payment_method, value_exc_vat, value_inc_vat, slot_start,
-           timezone('Europe/London', slot_start) AS local_start,
+           london_local(slot_start) AS l,
            night_start, night_end
     FROM long_rates
 ),
@@ -42,26 +43,21 @@ banded AS (
     -- EV tariffs: each half-hour keeps the one rate (day or night) its wall-clock time falls in
     SELECT tariff_code,
            CASE WHEN night_start IS NULL THEN rate_type ELSE 'standard' END AS rate_type,
-           payment_method, value_exc_vat, value_inc_vat, slot_start, local_start
+           payment_method, value_exc_vat, value_inc_vat, slot_start, l
     FROM long_local
     WHERE night_start IS NULL
        OR rate_type NOT IN ('day', 'night')
        OR (rate_type = 'night') = CASE WHEN night_start < night_end
-                                       THEN hour(local_start) * 60 + minute(local_start) >= night_start
-                                            AND hour(local_start) * 60 + minute(local_start) < night_end
-                                       ELSE hour(local_start) * 60 + minute(local_start) >= night_start
-                                            OR hour(local_start) * 60 + minute(local_start) < night_end END
+                                       THEN hour(l.local_start) * 60 + minute(l.local_start) >= night_start
+                                            AND hour(l.local_start) * 60 + minute(l.local_start) < night_end
+                                       ELSE hour(l.local_start) * 60 + minute(l.local_start) >= night_start
+                                            OR hour(l.local_start) * 60 + minute(l.local_start) < night_end END
 ),
 expanded AS (
-    SELECT l.tariff_code, l.rate_type, l.payment_method, l.slot_start,
-           d.local_date, l.local_start,
-           CAST(epoch(l.local_start - timezone('UTC', l.slot_start)) / 60 AS SMALLINT) AS utc_offset_minutes,
-           -- microseconds since the local day's start (TIMESTAMPTZ - TIMESTAMPTZ would count days
-           -- in the session's time zone)
-           CAST((epoch_us(l.slot_start) - epoch_us(d.day_start)) / 1800000000 + 1 AS SMALLINT) AS settlement_period,
-           l.value_exc_vat, l.value_inc_vat
-    FROM banded AS l
-    JOIN london_days AS d ON d.local_date = CAST(l.local_start AS DATE)
+    SELECT tariff_code, rate_type, payment_method, slot_start,
+           l.local_date, l.local_start, l.utc_offset_minutes, l.settlement_period,
+           value_exc_vat, value_inc_vat
+    FROM banded
 ),
 final AS (
     SELECT * FROM half_hourly

@@ -1,7 +1,6 @@
 // One sandbox meter's half-hourly readings, generated from the synthetic household profile over
 // [from, to) on first use and kept: served oldest first or newest first, filtered by period.
-import { HALF_HOUR_MS } from '../time/index.js';
-import { isBst } from '../time/offset.js';
+import { HALF_HOUR_MS, formatLocal, londonOffsetMs } from '../time/index.js';
 import { householdReading, type HouseholdChannel } from './householdProfile.js';
 
 export interface ConsumptionRecordJson {
@@ -11,11 +10,10 @@ export interface ConsumptionRecordJson {
 }
 
 /** `2023-06-01T12:00:00+01:00` in summer, `2023-12-01T12:00:00Z` in winter, as the API writes them. */
-function localIso(ms: number, bst: boolean): string {
-  if (!bst) return new Date(ms).toISOString().replace('.000Z', 'Z');
-  return `${new Date(ms + 3_600_000).toISOString().slice(0, 19)}+01:00`;
+function localIso(ms: number): string {
+  if (londonOffsetMs(ms) === 0) return new Date(ms).toISOString().replace('.000Z', 'Z');
+  return formatLocal(new Date(ms));
 }
-
 
 export class ConsumptionSeries {
   private starts: Float64Array | undefined;
@@ -37,8 +35,8 @@ export class ConsumptionSeries {
       this.starts[i] = ms;
       this.records[i] = {
         consumption: householdReading(this.channel, ms),
-        interval_start: localIso(ms, isBst(ms)),
-        interval_end: localIso(ms + HALF_HOUR_MS, isBst(ms + HALF_HOUR_MS)),
+        interval_start: localIso(ms),
+        interval_end: localIso(ms + HALF_HOUR_MS),
       };
     }
   }

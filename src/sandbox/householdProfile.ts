@@ -1,7 +1,7 @@
 // The sandbox's synthetic household (documented in data/sandbox/README.md): deterministic
 // half-hourly import, export (solar) and gas readings, a pure function of the half-hour, so the
 // sandbox serves the same numbers every time and tests can regenerate them.
-import { HALF_HOUR_MS } from '../time/index.js';
+import { HALF_HOUR_MS, localDateOf, localMinutesOfDay } from '../time/index.js';
 
 export type HouseholdChannel = 'import' | 'export' | 'gas';
 
@@ -13,12 +13,10 @@ function noise(seed: number, slot: number): number {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 
-const LONDON = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', month: 'numeric', hourCycle: 'h23' });
-
+/** Europe/London wall-clock hour (fractional) and month of the instant `ms`. */
 function wall(ms: number): { hour: number; month: number } {
-  const parts = LONDON.formatToParts(new Date(ms));
-  const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
-  return { hour: get('hour') + get('minute') / 60, month: get('month') };
+  const instant = new Date(ms);
+  return { hour: localMinutesOfDay(instant) / 60, month: Number(localDateOf(instant).slice(5, 7)) };
 }
 
 const round3 = (x: number) => Math.round(x * 1000) / 1000;

@@ -2,7 +2,6 @@
 // data/sandbox/README.md lists which file feeds which tariff and every transformation made here.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fromZonedTime } from 'date-fns-tz';
 import { TariffsError } from '../errors.js';
 import { sandboxDataDir } from '../paths.js';
 import { RateSeries, type RateColumns, type RateInput } from './RateSeries.js';
@@ -10,6 +9,7 @@ import {
   REAL_BASE_URL, REGIONS, SandboxCatalog, meterKey, synthesizeDetail, tariffDetailEntry, type Json,
 } from './SandboxCatalog.js';
 import { ConsumptionSeries } from './ConsumptionSeries.js';
+import { readLondonWallAsApi } from './queryParams.js';
 import { SANDBOX_ACCOUNT } from './sandboxCredentials.js';
 
 const HALF_HOUR = 30 * 60_000;
@@ -250,7 +250,7 @@ function readLocalTimeCsv(text: string): RateInput[] {
   const local = (s: string) => {
     const m = /^(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2})$/.exec(s.trim());
     if (!m) throw new TariffsError('SANDBOX_DATA', `'${s}' is not dd/mm/yyyy HH:MM`);
-    return fromZonedTime(`${m[3]}-${m[2]}-${m[1]}T${m[4]}:${m[5]}:00`, 'Europe/London').getTime();
+    return readLondonWallAsApi(Date.UTC(Number(m[3]), Number(m[2]) - 1, Number(m[1]), Number(m[4]), Number(m[5])));
   };
   return lines.map((line) => {
     const [fromText, toText, importText] = line.split(',');

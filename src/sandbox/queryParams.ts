@@ -1,8 +1,7 @@
 // Query parameters as the real interface reads them: ISO 8601 datetimes (naive = Europe/London),
 // booleans, page and page_size, with errors collected into the API's 400 envelope.
-import { fromZonedTime } from 'date-fns-tz';
+import { instantsOfLondonWall, londonOffsetMs } from '../time/index.js';
 
-export const LONDON = 'Europe/London';
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1500;
 
@@ -21,13 +20,24 @@ export function invalidParametersBody(errors: ParamError[]): {
   return { detail: 'Invalid query parameters.', code: 'invalid_parameters', errors };
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The instant a naive Europe/London wall time (ms since 1970-01-01T00:00 local) names as the
+ * supplier's API reads it (as date-fns-tz's fromZonedTime does): in the repeated autumn hour the
+ * later (GMT) instant; a time skipped in spring read with the offset after the gap (01:30 → 00:30Z).
+ */
+export function readLondonWallAsApi(wallMs: number): number {
+  return instantsOfLondonWall(wallMs).at(-1) ?? wallMs - londonOffsetMs(wallMs + DAY_MS);
+}
+
 const DATETIME =
   /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?$/;
 
 /**
  * Milliseconds since the epoch, or undefined when the text is not an ISO 8601 date or datetime.
  * With `Z` or an offset the instant is exact; without, the wall-clock time is read in Europe/London
- * (date-fns-tz fromZonedTime: an hour repeated in October reads as GMT, the later instant; a time
+ * (readLondonWallAsApi: an hour repeated in October reads as GMT, the later instant; a time
  * skipped in March reads with the BST offset, e.g. 01:30 → 00:30Z). A date alone is local midnight.
  */
 export function parseApiDateTime(text: string): number | undefined {
@@ -41,9 +51,7 @@ export function parseApiDateTime(text: string): number | undefined {
   if (Number(hh) > 23 || Number(mi) > 59 || Number(ss) > 59) return undefined;
   const millis = frac === '' ? 0 : Math.floor(Number(`0.${frac}`) * 1000);
   if (zone === undefined) {
-    const local = `${y}-${mo}-${d}T${hh}:${mi}:${ss}.${String(millis).padStart(3, '0')}`;
-    const ms = fromZonedTime(local, LONDON).getTime();
-    return Number.isFinite(ms) ? ms : undefined;
+    return readLondonWallAsApi(Date.UTC(year, month - 1, day, Number(hh), Number(mi), Number(ss), millis));
   }
   const utc = Date.UTC(year, month - 1, day, Number(hh), Number(mi), Number(ss), millis);
   if (zone === 'Z' || zone === 'z') return utc;

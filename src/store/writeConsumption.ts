@@ -1,5 +1,5 @@
 // Writes half-hourly readings of one meter: appender into a temp staging table, local date and
-// settlement period from london_days, changed readings kept in consumption_revisions, then
+// settlement period from london_local (sql/macros/london_local.sql), changed readings kept in consumption_revisions, then
 // upsert — in the caller's transaction (a file import is stored whole or not at all).
 import type { Warehouse } from './Warehouse.js';
 
@@ -65,15 +65,15 @@ export async function writeConsumption(warehouse: Warehouse, batch: ConsumptionB
                make_timestamptz(CAST(end_ms * 1000 AS BIGINT)) AS interval_end,
                kwh, raw_value, raw_unit, supplier_cost, supplier_standing
         FROM ${STAGE}
+    ), localised AS (
+        SELECT *, london_local(interval_start) AS l FROM s
     )
-    SELECT $meter AS meter_point, $serial AS serial, s.interval_start, s.interval_end,
-           d.local_date,
-           CAST(epoch(s.interval_start - d.day_start) / 1800 + 1 AS SMALLINT) AS settlement_period,
-           s.kwh, s.raw_value, s.raw_unit, $source AS source,
-           s.supplier_cost AS supplier_cost_inc_vat, s.supplier_standing AS supplier_standing_charge_inc_vat,
+    SELECT $meter AS meter_point, $serial AS serial, interval_start, interval_end,
+           l.local_date, l.settlement_period,
+           kwh, raw_value, raw_unit, $source AS source,
+           supplier_cost AS supplier_cost_inc_vat, supplier_standing AS supplier_standing_charge_inc_vat,
            CAST($run AS BIGINT) AS run_id
-    FROM s
-    JOIN london_days AS d ON d.local_date = CAST(timezone('Europe/London', s.interval_start) AS DATE)`;
+    FROM localised`;
   // Materialised once: the three statements below join plain rows (joining the CTE with the
   // bound parameters directly made DuckDB pick a plan thousands of times slower).
   await warehouse.run(`CREATE OR REPLACE TEMP TABLE ${STAGE}_rows AS ${staged}`, params);

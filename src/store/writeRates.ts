@@ -191,37 +191,21 @@ async function insertFresh(warehouse: Warehouse, parts: readonly { batch: RateBa
   }
 }
 
-/** The staged rates with the Europe/London view of valid_from, by arithmetic on london_days: d1 is
- *  the UTC date an hour later (the local date is d1, or the day before when the instant precedes
- *  d1's start, which happens only in GMT), and the offset is the day's, switched at its change;
- *  with each rate's duration_us (null when open-ended). */
+/** The staged rates with the Europe/London view of valid_from (sql/macros/london_local.sql) and
+ *  each rate's duration_us (null when open-ended). */
 const localisedFrom = (staged: string) => `
     WITH typed AS (
         SELECT batch, to_timestamp(valid_from_ms / 1000) AS valid_from, to_timestamp(valid_to_ms / 1000) AS valid_to,
                value_exc_vat, value_inc_vat, payment_method
         FROM ${staged}
-    ), keyed AS (
-        SELECT *, epoch_us(valid_from) AS us,
-               DATE '1970-01-01' + CAST((epoch_us(valid_from) // 1000000 + 3600) // 86400 AS INTEGER) AS d1
-        FROM typed
-    ), placed AS (
-        SELECT k.*, k.valid_from >= d.day_start AS same_day, d.day_start, d.prev_day_start,
-               CASE WHEN k.valid_from < d.day_start THEN 0
-                    WHEN d.change_at IS NOT NULL AND k.valid_from >= d.change_at THEN d.end_offset_minutes
-                    ELSE d.start_offset_minutes END AS offset_minutes
-        FROM keyed AS k
-        JOIN london_days AS d ON d.local_date = k.d1
+    ), localised AS (
+        SELECT *, london_local(valid_from) AS l FROM typed
     )
     SELECT batch, valid_from, valid_to, value_exc_vat, value_inc_vat, payment_method,
            coalesce(payment_method, '') AS pm_key,
-           CASE WHEN same_day THEN d1 ELSE d1 - 1 END AS local_date,
-           make_timestamp(us + offset_minutes * 60000000::BIGINT) AS local_start,
-           CAST(offset_minutes AS SMALLINT) AS utc_offset_minutes,
-           CAST((us - epoch_us(CASE WHEN same_day THEN day_start ELSE prev_day_start END)) // 1800000000 + 1 AS SMALLINT)
-             AS settlement_period,
-           epoch_us(valid_to) - us AS duration_us
-    FROM placed`;
-
+           l.local_date, l.local_start, l.utc_offset_minutes, l.settlement_period,
+           epoch_us(valid_to) - epoch_us(valid_from) AS duration_us
+    FROM localised`;
 
 /** Any rate longer than a half-hour, or open-ended? (They are mirrored in long_unit_rates.) */
 function hasLongRates(rates: RateColumns): boolean {

@@ -1,6 +1,6 @@
 // Instants as ISO 8601 text: Europe/London wall time with its offset, or UTC; whole seconds only.
 import { DAY_MS, HOUR_MS, MINUTE_MS, formatDays, pad2 } from './civil.js';
-import { instantMs, londonOffsetMs } from './offset.js';
+import { instantMs, londonOffsetMs } from './london.js';
 
 function formatWall(wallMs: number, suffix: string): string {
   const days = Math.floor(wallMs / DAY_MS);
@@ -15,7 +15,8 @@ function formatWall(wallMs: number, suffix: string): string {
 export function formatLocal(instant: Date): string {
   const ms = instantMs(instant, 'formatLocal');
   const offset = londonOffsetMs(ms);
-  return formatWall(ms + offset, offset === 0 ? '+00:00' : '+01:00');
+  const minutes = Math.abs(offset) / MINUTE_MS;
+  return formatWall(ms + offset, `${offset < 0 ? '-' : '+'}${pad2(Math.floor(minutes / 60))}:${pad2(minutes % 60)}`);
 }
 
 /** UTC time, e.g. `2024-03-31T01:00:00Z` (milliseconds dropped, not rounded). */

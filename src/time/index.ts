@@ -1,14 +1,16 @@
-// Public API of src/time: pure Europe/London time functions (UK clock-change rule, half-hour slots).
-export { clockChanges } from './clockChanges.js';
+// Public API of src/time: Europe/London time functions (offsets from the tz database, half-hour slots).
 export { formatLocal, formatUtc } from './format.js';
 export { InvalidTimeError } from './InvalidTimeError.js';
 export { addLocalDays, localDatesBetween } from './localDates.js';
 export {
   HALF_HOUR_MS,
   LONDON_TIME_ZONE,
+  clockChanges,
+  instantsOfLondonWall,
   localDateOf,
   localDayBounds,
   localMinutesOfDay,
+  londonOffsetMs,
   settlementPeriod,
   slotsInLocalDay,
   utcOffsetMinutes,

@@ -1,8 +1,16 @@
 // Calendar arithmetic on Europe/London local dates (`YYYY-MM-DD` strings): a local date is a calendar
 // day, so whole days are added on the calendar and never as 24 hours of UTC.
-import { formatDays } from './civil.js';
+import { daysFromCivil, formatDays, parseIsoDate } from './civil.js';
 import { InvalidTimeError } from './InvalidTimeError.js';
-import { localDateDays } from './offset.js';
+
+/** Day number of a `YYYY-MM-DD` local date, or InvalidTimeError naming the function. */
+export function localDateDays(localDate: string, fn: string): number {
+  const date = parseIsoDate(localDate);
+  if (date === undefined) {
+    throw new InvalidTimeError(`${fn}: '${localDate}' is not a calendar date YYYY-MM-DD`, localDate);
+  }
+  return daysFromCivil(date.year, date.month, date.day);
+}
 
 /** The local date `n` calendar days after `localDate` (before it when n < 0). */
 export function addLocalDays(localDate: string, n: number): string {

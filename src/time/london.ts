@@ -1,8 +1,14 @@
-// Instants (UTC) seen from Europe/London: the local date, the local day's bounds and length, and the
-// half-hour settlement period an instant starts. Offsets come from the UK rule, not from Intl.
+// Instants (UTC) seen from Europe/London: the offset, the local date, the local day's bounds and
+// length, the half-hour settlement period an instant starts, and the instants a wall-clock time
+// names. The UK rule comes from the time zone database (Intl, through date-fns-tz), never from the
+// machine's own zone: only the offset is read from date-fns-tz, and everything else is arithmetic
+// on epoch milliseconds (date-fns-tz's wall-clock fields go through the host zone and go wrong
+// around the host's clock changes, marnusw/date-fns-tz#258; its offset does not).
+// The SQL side derives the same fields with sql/macros/london_local.sql.
+import { formatInTimeZone } from 'date-fns-tz';
 import { DAY_MS, MINUTE_MS, formatDays } from './civil.js';
 import { InvalidTimeError } from './InvalidTimeError.js';
-import { instantMs, localDateDays, localDayStartMs, londonOffsetMs } from './offset.js';
+import { localDateDays } from './localDates.js';
 
 /** IANA name of the only zone this project reads prices in. */
 export const LONDON_TIME_ZONE = 'Europe/London';
@@ -10,9 +16,79 @@ export const LONDON_TIME_ZONE = 'Europe/London';
 /** Length of one price slot. */
 export const HALF_HOUR_MS = 30 * MINUTE_MS;
 
+/** The zone's offset at `utcMs` from the tz database (±HH:MM, as date-fns-tz reads it from Intl). */
+function tzOffsetMs(utcMs: number): number {
+  const text = formatInTimeZone(new Date(utcMs), LONDON_TIME_ZONE, 'xxx');
+  const minutes = Number(text.slice(1, 3)) * 60 + Number(text.slice(4, 6));
+  return (text[0] === '-' ? -minutes : minutes) * MINUTE_MS;
+}
+
+/** Per UTC day: the offset at its start, and the instant it changes (end of day when it does not). */
+interface UtcDayOffsets {
+  before: number;
+  after: number;
+  changeMs: number;
+}
+// Reading the offset costs ~50 µs, and callers go row by row (the sandbox formats every reading),
+// so each UTC day is asked twice (its start and the next day's) and the instant of a change, on the
+// two days a year that have one, found by bisection to the millisecond. Zones change their offset
+// at most once a day.
+const utcDays = new Map<number, UtcDayOffsets>();
+
+function utcDayOffsets(day: number): UtcDayOffsets {
+  let known = utcDays.get(day);
+  if (known === undefined) {
+    const start = day * DAY_MS;
+    const before = tzOffsetMs(start);
+    const after = tzOffsetMs(start + DAY_MS);
+    let lo = start; // offset `before` here
+    let hi = start + DAY_MS; // offset `after` from here
+    if (before !== after) {
+      while (hi - lo > 1) {
+        const mid = Math.floor((lo + hi) / 2);
+        if (tzOffsetMs(mid) === before) lo = mid;
+        else hi = mid;
+      }
+    }
+    known = { before, after, changeMs: hi };
+    utcDays.set(day, known);
+  }
+  return known;
+}
+
+/** Europe/London offset from UTC in ms (0 in GMT, 3 600 000 in BST) at the UTC instant `utcMs`. */
+export function londonOffsetMs(utcMs: number): number {
+  const day = utcDayOffsets(Math.floor(utcMs / DAY_MS));
+  return utcMs < day.changeMs ? day.before : day.after;
+}
+
+/**
+ * The UTC instants (epoch ms) at which Europe/London clocks read `wallMs` (ms since 1970-01-01T00:00
+ * local time): one; none in the spring-forward gap; two in the repeated autumn hour, earlier (BST) first.
+ */
+export function instantsOfLondonWall(wallMs: number): number[] {
+  // the offsets in force a day either side are the candidates; the right ones map back to wallMs
+  const offsets = [...new Set([londonOffsetMs(wallMs - DAY_MS), londonOffsetMs(wallMs + DAY_MS)])].sort((a, b) => b - a);
+  return offsets.map((offset) => wallMs - offset).filter((utcMs) => utcMs + londonOffsetMs(utcMs) === wallMs);
+}
+
+/** UTC ms at which the local day `days` (day number of a local date) starts: its first instant. */
+function localDayStartMs(days: number): number {
+  const [first] = instantsOfLondonWall(days * DAY_MS);
+  // midnight in a gap (not in London since 1972): the day starts when the clocks resume
+  return first ?? days * DAY_MS - londonOffsetMs(days * DAY_MS + DAY_MS);
+}
+
+/** Epoch ms of a Date, or InvalidTimeError naming the function for an Invalid Date. */
+export function instantMs(instant: Date, fn: string): number {
+  const ms = instant.getTime();
+  if (Number.isNaN(ms)) throw new InvalidTimeError(`${fn}: not a valid Date`, 'Invalid Date');
+  return ms;
+}
+
 /** Europe/London offset from UTC at `instant`, in minutes: 60 in BST, 0 in GMT. */
-export function utcOffsetMinutes(instant: Date): 0 | 60 {
-  return londonOffsetMs(instantMs(instant, 'utcOffsetMinutes')) === 0 ? 0 : 60;
+export function utcOffsetMinutes(instant: Date): number {
+  return londonOffsetMs(instantMs(instant, 'utcOffsetMinutes')) / MINUTE_MS;
 }
 
 /** Europe/London calendar date `YYYY-MM-DD` of `instant`. */
@@ -28,9 +104,32 @@ export function localDayBounds(localDate: string): { start: Date; end: Date } {
 }
 
 /** Number of half-hour slots in the local day: 46 when clocks go forward, 50 when they go back, else 48. */
-export function slotsInLocalDay(localDate: string): 46 | 48 | 50 {
+export function slotsInLocalDay(localDate: string): number {
   const days = localDateDays(localDate, 'slotsInLocalDay');
-  return ((localDayStartMs(days + 1) - localDayStartMs(days)) / HALF_HOUR_MS) as 46 | 48 | 50;
+  return (localDayStartMs(days + 1) - localDayStartMs(days)) / HALF_HOUR_MS;
+}
+
+const changesOfYear = new Map<number, { springForward?: string; fallBack?: string }>();
+
+/**
+ * Local dates (`YYYY-MM-DD`) of the year's spring-forward (46 half-hours) and fall-back (50
+ * half-hours) days, as the tz database has them (either missing in a year without).
+ */
+export function clockChanges(year: number): { springForward?: string; fallBack?: string } {
+  if (!Number.isInteger(year)) throw new InvalidTimeError(`clockChanges: year must be an integer, got ${year}`, String(year));
+  let changes = changesOfYear.get(year);
+  if (changes === undefined) {
+    changes = {};
+    const first = localDateDays(`${String(year).padStart(4, '0')}-01-01`, 'clockChanges');
+    const next = localDateDays(`${String(year + 1).padStart(4, '0')}-01-01`, 'clockChanges');
+    for (let days = first; days < next; days++) {
+      const slots = (localDayStartMs(days + 1) - localDayStartMs(days)) / HALF_HOUR_MS;
+      if (slots < 48) changes.springForward ??= formatDays(days);
+      if (slots > 48) changes.fallBack ??= formatDays(days);
+    }
+    changesOfYear.set(year, changes);
+  }
+  return changes;
 }
 
 /**

@@ -2,7 +2,7 @@
 // means that instant; anything naive is Europe/London wall time, as the supplier's API reads it.
 import { UsageError } from '../errors.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, daysFromCivil, parseIsoDate } from './civil.js';
-import { localDayStartMs, wallMsToUtcMs } from './offset.js';
+import { instantsOfLondonWall, localDayBounds } from './london.js';
 
 const DATE_TIME_FORMS = 'use 2024-03-31, 2024-03-31T16:00 (Europe/London) or 2024-03-31T15:00:00Z';
 
@@ -33,7 +33,10 @@ function calendarDays(date: string, input: string, flag: string): number {
  */
 export function parseUserDateTime(input: string, flag: string): Date {
   const text = input.trim();
-  if (DATE_SHAPE.test(text)) return new Date(localDayStartMs(calendarDays(text, input, flag)));
+  if (DATE_SHAPE.test(text)) {
+    calendarDays(text, input, flag);
+    return localDayBounds(text).start;
+  }
 
   const match = DATE_TIME_SHAPE.exec(text);
   if (match === null) throw notADate(input, flag);
@@ -53,8 +56,8 @@ export function parseUserDateTime(input: string, flag: string): Date {
     return new Date(wallMs - offsetMs);
   }
 
-  const utcMs = wallMsToUtcMs(wallMs);
-  if (Number.isNaN(utcMs)) {
+  const [utcMs] = instantsOfLondonWall(wallMs); // the first occurrence in the repeated autumn hour
+  if (utcMs === undefined) {
     throw new UsageError(
       `${flag}: ${text} does not exist in Europe/London: on ${date} clocks go forward from 01:00 to 02:00 ` +
         `(give a time from 02:00, or an offset such as ${date}T${hh}:${mm}+00:00)`,
