@@ -1,9 +1,10 @@
-// An instant written with its UTC offset, as consumption CSVs and the supplier's consumption
-// records give them. Without an offset a fall-back hour would be ambiguous, so one is required.
-// Accepted: 2024-03-31T02:00:00+01:00, 2024-03-31 02:00:00+0100, 2024-03-31T01:00:00Z.
+// Instants as consumption records and CSV files write them, with their offset (read by the
+// consumption schemas in api/ and the consumption CSV reader in ingest/):
+// 2024-03-31T02:00:00+01:00, 2024-03-31 02:00:00+0100, 2024-03-31T01:00:00Z (an offset is required:
+// without one a fall-back hour is ambiguous).
 const INSTANT = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?\s*(Z|[+-]\d{2}:?\d{2})$/;
 
-/** Milliseconds since the epoch, or undefined when `text` is not such an instant. */
+/** Epoch milliseconds, or undefined when the text is not such an instant. */
 export function parseInstant(text: string): number | undefined {
   const m = INSTANT.exec(text.trim());
   if (!m) return undefined;
