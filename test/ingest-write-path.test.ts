@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OctopusClient } from '../src/api/OctopusClient.js';
 import { plainUtcMs } from '../src/api/plainUtc.js';
 import { fastRecordSchema, unitRateSchema } from '../src/api/schemas.js';
-import { pageWindowMs, pageWindows } from '../src/ingest/ingestRates.js';
+import { pageWindowMs, pageWindows } from '../src/ingest/planFetches.js';
 import { ROW_GROUP_ROWS, takeGroup } from '../src/ingest/RateWriter.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
