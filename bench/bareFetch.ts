@@ -1,7 +1,7 @@
 // The physical limit of a backfill: fetch and JSON.parse the same pages the ingest fetches (same
 // probes, chunk and page windows, page size and concurrency), and nothing else. Prints {seconds, requests, records}.
 import { Agent, request } from 'undici';
-import { DEFAULT_CHUNK_SLOTS, FIRST_CHUNK_SLOTS, pageWindowMs, pageWindows, splitWindow } from '../src/ingest/ingestRates.js';
+import { DEFAULT_CHUNK_SLOTS, FIRST_CHUNK_SLOTS, pageWindowMs, pageWindows, splitWindow } from '../src/ingest/planFetches.js';
 import type { UnitRate } from '../src/api/schemas.js';
 import { RateColumns } from '../src/rates/RateColumns.js';
 import { PAGE_SIZE } from '../src/api/paginate.js';

@@ -206,31 +206,40 @@ describe('products', () => {
 });
 
 describe('faults', () => {
+  // The client's clock and sleep are injected: the waits it asks for are recorded, not slept.
   it('429 with Retry-After in seconds is honoured, then succeeds', async () => {
     sandbox.setFaults(['429:retry_after=1,times=1']);
-    const started = Date.now();
-    const { records } = await agileMonth(client());
+    const slept: number[] = [];
+    const { records } = await agileMonth(client({ sleep: async (ms) => void slept.push(ms) }));
     expect(records).toHaveLength(MONTH_SLOTS);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+    expect(slept).toEqual([1000]); // the server's wait, above the 5 ms backoff
     expect(sandbox.requests).toHaveLength(2);
   });
 
   it('429 with Retry-After as an HTTP date is honoured', async () => {
-    sandbox.setFaults(['429:retry_after_date=2,times=1']);
-    const started = Date.now();
-    await agileMonth(client());
-    // an HTTP date has one-second resolution: the wait is at least ~1 s
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    expect(sandbox.requests).toHaveLength(2);
+    // the server's clock and the client's agree, as the HTTP date is read against the client's
+    const now = new Date('2026-03-29T00:59:30Z');
+    const timed = await startSandbox({ now: () => now, faults: ['429:retry_after_date=2,times=1'] });
+    try {
+      const slept: number[] = [];
+      const c = new OctopusClient({ baseUrl: timed.baseUrl, ...FAST, now: () => now.getTime(), sleep: async (ms) => void slept.push(ms) });
+      clients.push(c);
+      await agileMonth(c);
+      expect(slept).toEqual([2000]);
+      expect(timed.requests).toHaveLength(2);
+    } finally {
+      await timed.close();
+    }
   });
 
   it('a Retry-After above the cap fails loudly instead of being shortened', async () => {
     sandbox.setFaults(['429:retry_after=3600']);
-    const started = Date.now();
-    const error = await failure(agileMonth(client({ retry: { maxRetryAfterMs: 60_000 } })));
+    const slept: number[] = [];
+    const error = await failure(agileMonth(client({ retry: { maxRetryAfterMs: 60_000 }, sleep: async (ms) => void slept.push(ms) })));
     expect(error.code).toBe('RETRY_AFTER_TOO_LONG');
     expect(error.message).toMatch(/Retry-After 3600s, above the configured cap of 60s/);
-    expect(Date.now() - started).toBeLessThan(2000);
+    expect(slept).toEqual([]); // failed at once, without waiting
+    expect(sandbox.requests).toHaveLength(1);
   });
 
   for (const status of ['500', '502', '503', '504']) {

@@ -25,19 +25,23 @@ function ingestArgs(db: string): string[] {
   return ['ingest', '--tariff', A, '--tariff', J, '--tariff', VAR, '--from', FROM, '--db', db, '--base-url', sandbox.baseUrl, '--format', 'json'];
 }
 
-/** Starts `tariffs ingest`, sends `signal` after `afterMs`, resolves with its exit. */
-function ingestAndSignal(db: string, afterMs: number, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+/** Starts `tariffs ingest` and sends `signal` as soon as its log says it committed rates
+ *  `afterCommits` times (an event, not a time: the process is then surely running its ingest);
+ *  resolves with its exit. */
+function ingestAndSignal(db: string, afterCommits: number, signal: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...ingestArgs(db)], { env: { ...process.env, TARIFFS_LOG_LEVEL: 'warn' } });
+    const child = spawn(process.execPath, [CLI, ...ingestArgs(db)], { env: { ...process.env, TARIFFS_LOG_LEVEL: 'debug' } });
     let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.stdout.resume();
-    const timer = setTimeout(() => child.kill(signal), afterMs);
-    child.on('error', reject);
-    child.on('close', (code, sig) => {
-      clearTimeout(timer);
-      resolve({ code, signal: sig, stderr });
+    let commits = 0;
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      const before = commits;
+      commits = stderr.split('"msg":"batches written"').length - 1;
+      if (before < afterCommits && commits >= afterCommits) child.kill(signal);
     });
+    child.stdout.resume();
+    child.on('error', reject);
+    child.on('close', (code, sig) => resolve({ code, signal: sig, stderr }));
   });
 }
 
@@ -56,9 +60,9 @@ describe('tariffs ingest, interrupted', () => {
     sandbox.setLatency(SLOW_MS); // a backfill then takes several seconds, mostly waiting on the API
     const killed: (number | null)[] = [];
     try {
-      for (const afterMs of [400, 900, 1400, 2000, 2600]) {
-        const run = await ingestAndSignal(db, afterMs, 'SIGKILL');
-        killed.push(run.signal === 'SIGKILL' ? afterMs : null);
+      for (const afterCommits of [1, 2, 3, 5, 8]) {
+        const run = await ingestAndSignal(db, afterCommits, 'SIGKILL');
+        killed.push(run.signal === 'SIGKILL' ? afterCommits : null);
       }
     } finally {
       sandbox.setLatency(0);
@@ -78,7 +82,7 @@ describe('tariffs ingest, interrupted', () => {
     sandbox.setLatency(SLOW_MS);
     let run;
     try {
-      run = await ingestAndSignal(db, 1200, 'SIGTERM');
+      run = await ingestAndSignal(db, 1, 'SIGTERM');
     } finally {
       sandbox.setLatency(0);
     }

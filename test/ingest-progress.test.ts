@@ -1,10 +1,11 @@
 // No good work thrown away: a tariff failing in chunk k keeps chunks 0…k−1 (in order, with its
 // cursor) and stops fetching at once; the oldest chunk of a backfill is committed after two
-// requests, so a run that is always cut short still completes the backfill over a few runs.
+// requests, so a run that is always cut short still completes the backfill over a few runs. Runs
+// are stopped on events (a commit in the log), never after a time.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CHUNK_SLOTS, FIRST_CHUNK_SLOTS } from '../src/ingest/ingestRates.js';
+import { DEFAULT_CHUNK_SLOTS, FIRST_CHUNK_SLOTS } from '../src/ingest/planFetches.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { jobPaths } from '../src/store/WriteSession.js';
 import { HALF_HOUR_MS } from '../src/time/index.js';
@@ -97,57 +98,84 @@ describe('a tariff failing in chunk k', () => {
   });
 });
 
-/** `tariffs ingest` (incremental: from the cursor, or default_from) killed with SIGKILL `afterMs`
- *  after its first commit; resolves with how it ended and J's rate requests before that commit. */
-function runKilledAfterFirstCommit(db: string, config: string, afterMs: number): Promise<{ code: number | null; killed: boolean; requestsBeforeCommit?: number }> {
+/** `tariffs ingest` (incremental: from the cursor, or default_from), killed with SIGKILL as soon as
+ *  its log says it committed unit rates `commits` times; resolves with how it ended and, for each
+ *  of those commits, the rows and batches it wrote. */
+function runKilledAfterCommits(db: string, config: string, commits: number): Promise<{ code: number | null; killed: boolean; seen: { rows: number; batches: number }[] }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, 'ingest', '--tariff', J, '--no-products', '--db', db,
       '--base-url', sandbox.baseUrl, '--config', config, '--format', 'json'], { env: { ...process.env, TARIFFS_LOG_LEVEL: 'debug' } });
-    let stderr = '';
-    let requestsBeforeCommit: number | undefined;
-    let timer: NodeJS.Timeout | undefined;
+    const seen: { rows: number; batches: number }[] = [];
+    let pending = '';
     child.stdout.resume();
     child.stderr.setEncoding('utf8').on('data', (d: string) => {
-      stderr += d;
-      // the first commit of unit rates (standing charges, one small page, may come before)
-      if (requestsBeforeCommit === undefined && /"kinds":\["standard"\],"msg":"batches written"/.test(stderr)) {
-        requestsBeforeCommit = sandbox.requests.filter((r) => r.path.includes(`/${J}/standard-unit-rates/`)).length;
-        timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
+      pending += d;
+      const lines = pending.split('\n');
+      pending = lines.pop()!;
+      for (const line of lines) {
+        // a commit of unit rates (standing charges, one small page, are written on their own or with them)
+        if (seen.length >= commits || !/"msg":"batches written"/.test(line)) continue;
+        const entry = JSON.parse(line) as { rows: number; batches: number; kinds: string[] };
+        if (!entry.kinds.includes('standard')) continue;
+        seen.push({ rows: entry.rows, batches: entry.batches });
+        if (seen.length === commits) child.kill('SIGKILL');
       }
     });
     child.on('error', reject);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, killed: signal === 'SIGKILL', requestsBeforeCommit });
-    });
+    child.on('close', (code, signal) => resolve({ code, killed: signal === 'SIGKILL', seen }));
   });
 }
 
+describe('a run stopped early', () => {
+  it('commits the oldest page of a backfill after two requests (the probe and that page), before any other page is answered', async () => {
+    const db = tmp.file('first-commit.duckdb');
+    const config = tmp.file('first-commit.json');
+    const from = new Date('2021-01-01T00:00:00Z');
+    writeFileSync(config, JSON.stringify({ default_from: from.toISOString() }));
+    // every request of J's standard rates but the probe and the oldest page never gets an answer
+    // (each page window of a backfill starts a whole number of pages after its start)
+    const pageMs = FIRST_CHUNK_SLOTS * HALF_HOUR_MS;
+    const held = Array.from({ length: 60 }, (_, m) => `stall-headers:path=-J/standard-unit-rates/?period_from=${inQuery(new Date(from.getTime() + (m + 1) * pageMs))}`);
+    sandbox.resetRequests();
+    sandbox.setFaults(held);
+    let result;
+    try {
+      result = await runKilledAfterCommits(db, config, 1);
+    } finally {
+      sandbox.setFaults([]);
+    }
+    expect(result.killed).toBe(true);
+    expect(result.seen).toEqual([{ rows: FIRST_CHUNK_SLOTS, batches: 1 }]);
+    const [cursor] = await query(jobPaths(db).work, `SELECT fetched_from, fetched_until FROM ingest_cursors WHERE tariff_code = '${J}' AND rate_kind = 'standard'`);
+    expect(cursor).toEqual({ fetched_from: from.toISOString().replace('.000Z', 'Z'), fetched_until: new Date(from.getTime() + pageMs).toISOString().replace('.000Z', 'Z') });
+    const ratesOfJ = sandbox.requests.filter((r) => r.path.includes(`/${J}/standard-unit-rates/`));
+    expect(ratesOfJ.length).toBeGreaterThan(2); // later pages were asked for (and held)
+  });
+});
+
 describe('a run that is always cut short', () => {
-  it('killed 1 s after its first chunk commit, again and again, completes a backfill in a bounded number of runs', async () => {
+  it('killed after its second commit of rates, again and again, completes a backfill in a bounded number of runs', async () => {
     const db = tmp.file('cut-short.duckdb');
     const config = tmp.file('cut-short.json');
     const from = '2021-01-01';
     writeFileSync(config, JSON.stringify({ default_from: from }));
     const expectedRows = (await query(clean, `SELECT count(*) AS n FROM unit_rates WHERE tariff_code = '${J}' AND valid_from >= '${from}'`))[0]!.n as number;
-    const pages = Math.ceil(expectedRows / 1500);
-    const MAX_RUNS = 8; // 39 pages: one page, six chunks of 6 pages and a rest; each run commits at least one
+    const pages = Math.ceil(expectedRows / FIRST_CHUNK_SLOTS);
+    // Commits hold whole chunks, in order: a run's first two commits hold at least its oldest
+    // chunk (one page) and the next (six), less the look-back it fetches again; 39 pages take at
+    // most 6 such runs, and a run that has less left ends by itself.
+    const MAX_RUNS = 8;
     const stored: number[] = [];
     let completed = false;
-    sandbox.setLatency(150); // a page every 150 ms per worker: a chunk of 6 pages takes about a second
+    sandbox.setLatency(150); // slow enough that the kill lands before the run ends by itself
     try {
       for (let run = 1; run <= MAX_RUNS && !completed; run++) {
-        sandbox.resetRequests();
-        const result = await runKilledAfterFirstCommit(db, config, 1_000);
-        // the first commit comes after two rounds of requests (the probe, then the one-page oldest
-        // chunk while the 3 other workers start theirs: ~9 by the time the log line is read), not
-        // after a chunk of 6 pages (1 + 6 rounds of 4 = 25)
-        if (result.requestsBeforeCommit !== undefined) expect(result.requestsBeforeCommit).toBeLessThanOrEqual(14);
+        const result = await runKilledAfterCommits(db, config, 2);
         if (!result.killed) expect(result.code).toBe(0);
         // what the job has stored: its working file (a killed run's commits reach --db when the next run starts)
         stored.push((await query(jobPaths(db).work, `SELECT count(*) AS n FROM unit_rates WHERE tariff_code = '${J}'`))[0]!.n as number);
         completed = stored.at(-1) === expectedRows;
-        console.log(`run ${run}: ${result.killed ? 'killed' : `exit ${result.code}`}, ${result.requestsBeforeCommit} requests before the first commit, ${stored.at(-1)} rates stored`);
+        console.log(`run ${run}: ${result.killed ? 'killed' : `exit ${result.code}`}, commits ${JSON.stringify(result.seen)}, ${stored.at(-1)} rates stored`);
       }
     } finally {
       sandbox.setLatency(0);
@@ -161,7 +189,8 @@ describe('a run that is always cut short', () => {
     for (let i = 1; i < stored.length; i++) {
       if (stored[i - 1]! < total) expect(stored[i]!).toBeGreaterThan(stored[i - 1]!);
     }
-    // and the result is the clean one
+    // and the result, published by a run left to end (it fetches only the look-back again), is the clean one
+    expect(await runKilledAfterCommits(db, config, Infinity)).toMatchObject({ code: 0, killed: false });
     const since = new Date(`${from}T00:00:00Z`);
     const expected = await query(clean, `SELECT count(*) AS n, md5(string_agg(concat_ws('|', valid_from, value_inc_vat), ',' ORDER BY valid_from)) AS d
       FROM unit_rates WHERE tariff_code = '${J}' AND valid_from >= TIMESTAMPTZ '${since.toISOString()}'`);

@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OctopusClient } from '../src/api/OctopusClient.js';
 import { plainUtcMs } from '../src/time/plainUtc.js';
 import { fastRecordSchema, unitRateSchema } from '../src/api/schemas.js';
-import { pageWindowMs, pageWindows } from '../src/ingest/ingestRates.js';
-import { ROW_GROUP_ROWS, takeGroup } from '../src/ingest/RateWriter.js';
+import { pageWindowMs, pageWindows } from '../src/ingest/planFetches.js';
+import { ROW_GROUP_ROWS, takeGroup, type Pending } from '../src/ingest/RateWriter.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { RateColumns } from '../src/rates/RateColumns.js';
@@ -121,7 +121,7 @@ describe('page windows', () => {
   it('takeGroup: whole row groups of unit rates, the last chunk cut at a rate start, nothing lost or repeated', () => {
     const chunk = (i: number, kind = 'standard') => ({ kind, from: new Date(Date.parse('2020-01-01T00:00:00Z') + i * 9_000 * HALF_HOUR_MS), to: undefined }) as never;
     const queued = () => {
-      const items = Array.from({ length: 30 }, (_, i) => ({
+      const items: Pending[] = Array.from({ length: 30 }, (_, i) => ({
         chunk: chunk(i), rates: series(9_000, HALF_HOUR_MS, Date.parse('2020-01-01T00:00:00Z') + i * 9_000 * HALF_HOUR_MS), queuedAt: 0,
       }));
       items.splice(3, 0, { chunk: chunk(99, 'standing_charge'), rates: series(2, 86_400_000), queuedAt: 0 });

@@ -49,8 +49,26 @@ export interface Pending<C extends WriterChunk = WriterChunk> {
   until?: Date;
 }
 
+/** The writer's sense of time: when rates arrive, and the timers that end a gathering. */
+export interface WriterClock {
+  /** Milliseconds, from any origin. */
+  now(): number;
+  /** Calls `fn` once `ms` have passed; returns what cancels it. */
+  after(ms: number, fn: () => void): () => void;
+}
+
+export const realClock: WriterClock = {
+  now: () => performance.now(),
+  after: (ms, fn) => {
+    const timer = setTimeout(fn, ms);
+    return () => clearTimeout(timer);
+  },
+};
+
 export interface RateWriterOptions<C extends WriterChunk> {
   warehouse: Warehouse;
+  /** Default: the real one (performance.now and setTimeout). */
+  clock?: WriterClock;
   logger: Logger;
   runId: number;
   signal?: AbortSignal;
@@ -77,10 +95,14 @@ export class RateWriter<C extends WriterChunk> {
   private readonly arrivals: { at: number; rows: number }[] = [];
   private firstArrival = Number.NaN;
 
-  constructor(private readonly options: RateWriterOptions<C>) {}
+  private readonly clock: WriterClock;
+
+  constructor(private readonly options: RateWriterOptions<C>) {
+    this.clock = options.clock ?? realClock;
+  }
 
   write(chunk: C, rates: RateColumns): void {
-    const now = performance.now();
+    const now = this.clock.now();
     this.pending.push({ chunk, rates, queuedAt: now });
     this.pendingRows += rates.length;
     this.arrivals.push({ at: now, rows: rates.length });
@@ -134,7 +156,7 @@ export class RateWriter<C extends WriterChunk> {
    *  When they do not, fetching waits on the network rather than the CPU, and gathering would only
    *  put off a commit that goes through the WAL anyway, to the end of the run. */
   private worthWaiting(): boolean {
-    const now = performance.now();
+    const now = this.clock.now();
     if (now - this.firstArrival < RATE_WINDOW_MS) return true;
     this.forgetArrivals(now);
     const recent = this.arrivals.reduce((n, a) => n + a.rows, 0);
@@ -155,17 +177,17 @@ export class RateWriter<C extends WriterChunk> {
   private async gathered(): Promise<'group' | 'slow' | 'first'> {
     if (!this.enough() && !this.urgent()) {
       await new Promise<void>((resolve) => {
-        let timer: NodeJS.Timeout | undefined;
+        let cancel: (() => void) | undefined;
         const done = () => {
-          clearTimeout(timer);
+          cancel?.();
           this.gatherWake = undefined;
           resolve();
         };
         const schedule = () => {
-          const left = this.pending[0]!.queuedAt + (this.worthWaiting() ? MAX_GATHER_MS : SLOW_GATHER_MS) - performance.now();
-          clearTimeout(timer);
+          const left = this.pending[0]!.queuedAt + (this.worthWaiting() ? MAX_GATHER_MS : SLOW_GATHER_MS) - this.clock.now();
+          cancel?.();
           if (left <= 0) done();
-          else timer = setTimeout(done, left);
+          else cancel = this.clock.after(left, done);
         };
         this.gatherWake = () => (this.enough() || this.urgent() ? done() : schedule());
         schedule();
@@ -193,7 +215,7 @@ export class RateWriter<C extends WriterChunk> {
       const group = taken.filter((item) => options.writable(item.chunk));
       this.notifySpace();
       if (group.length === 0) continue;
-      const started = performance.now();
+      const started = this.clock.now();
       try {
         const counts = await writeRateBatches(options.warehouse, group.map((item) => this.batchOf(item)));
         group.forEach((item, i) => options.written(item.chunk, counts[i]!));
@@ -213,7 +235,7 @@ export class RateWriter<C extends WriterChunk> {
         }
       }
       options.logger.debug({
-        batches: group.length, rows: group.reduce((n, item) => n + item.rates.length, 0), ms: Math.round(performance.now() - started),
+        batches: group.length, rows: group.reduce((n, item) => n + item.rates.length, 0), ms: Math.round(this.clock.now() - started),
         kinds: [...new Set(group.map((item) => item.chunk.kind))],
       }, 'batches written');
       // What went through the WAL goes into the file while more is fetched, so that the run's

@@ -19,7 +19,8 @@ import { upsertTariffs } from '../store/writeCatalog.js';
 import { localDateOf, localDayBounds, parseUserDateTime } from '../time/index.js';
 import { ingestConsumption, type IngestConsumptionResult } from './ingestConsumption.js';
 import { describeEmptyRates, type EmptyRates } from './emptyRates.js';
-import { ingestRates, type IngestRatesResult, type Progress, type TariffOutcome } from './ingestRates.js';
+import { ingestRates, type IngestRatesResult, type Progress } from './ingestRates.js';
+import type { TariffOutcome } from './TariffOutcomes.js';
 import { recordOptionalOutcomes, type MissingResource } from './optionalResources.js';
 import { resolveTargets, type IngestTarget, type TargetRequest } from './resolveTargets.js';
 import { refreshProducts } from './refreshProducts.js';
@@ -89,129 +90,34 @@ export function defaultFromOf(config: Config, now: Date): Date {
 }
 
 export async function runIngest(request: IngestRequest, context: IngestContext): Promise<IngestSummary> {
-  const { config } = context;
-  const now = context.now ?? (() => new Date());
-  const started = Date.now();
-  const job = request.job ?? 'ingest';
   if (request.from && request.to && request.from >= request.to) {
     throw new UsageError('--from must be before --to (the window is half-open: [from, to))');
   }
-  const client = new OctopusClient({
-    baseUrl: config.baseUrl,
-    credentials: credentialsFrom(config, normaliseBaseUrl(config.baseUrl), context.authMode ?? config.authMode),
-    logger: context.logger,
-    connections: config.concurrency,
-    ...context.http,
-  });
-  let session: WriteSession | undefined;
+  const { config } = context;
+  const started = Date.now();
+  const client = clientOf(context);
   const limitMs = config.maxRunSeconds > 0 ? config.maxRunSeconds * 1000 : Infinity;
   const timeLimit = deadlineSignal(limitMs, () => new Error(timeLimitMessage(config.maxRunSeconds)));
   const stop = anySignal([context.signal, timeLimit.signal]);
-  const signal = stop.signal;
+  let session: WriteSession | undefined;
   try {
-    // Writing needs little memory, and DuckDB would otherwise keep what it wrote cached. One
-    // thread: the writes are many small statements, and the fetching wants the other core (a
-    // backfill of 14 tariffs: 4.9 s of CPU instead of 5.8 s, and a steadier time). Row groups kept
-    // as committed: the run's first commit (one page, hurried) leaves a small row group, and
-    // DuckDB's checkpoint would merge it with up to three whole ones after it, compressing them
-    // all again (a backfill of 4 tariffs, 306,416 rates: a final CHECKPOINT of 180-220 ms instead
-    // of 30 ms, measured in DuckDB alone). The same setting leaves deleted rows where they are until
-    // a checkpoint of another session (the ingest deletes only long_unit_rates rows it replaces).
-    session = await WriteSession.open(config.db, {
-      logger: context.logger, busyTimeoutMs: context.busyTimeoutMs ?? 0, memoryLimit: INGEST_MEMORY_LIMIT, threads: 1, keepRowGroups: true,
-      purpose: job,
-    });
-    const warehouse = session.warehouse;
-    const publish = () => session!.publish();
-    const runId = await startRun(warehouse, job, now());
-    // Bound once each: a job's logger already carries `job` (pino would print a key twice).
-    const logger = context.logger.child('job' in context.logger.bindings() ? { run_id: runId } : { run_id: runId, job });
-    let products = 0;
-    let result: IngestRatesResult | undefined;
-    let consumption: IngestConsumptionResult | undefined;
-    let targets: IngestTarget[] = [];
-    let missing: MissingResource[] = [];
-    let empty: EmptyRates[] = [];
+    const job = request.job ?? 'ingest';
+    session = await openSession(config.db, context, job);
+    const now = context.now ?? (() => new Date());
+    const runId = await startRun(session.warehouse, job, now());
+    const run: Run = {
+      request, config, job, runId, now, started, client, session, signal: stop.signal,
+      // Bound once each: a job's logger already carries `job` (pino would print a key twice).
+      logger: context.logger.child('job' in context.logger.bindings() ? { run_id: runId } : { run_id: runId, job }),
+      timedOut: () => timeLimit.expired() && !context.signal?.aborted, // the time limit aborts `signal` too
+    };
+    const fetched: Fetched = { products: 0, targets: [], missing: [], empty: [] };
     try {
-      if (!request.noProducts) {
-        products = (await refreshProducts(client, warehouse, now(), signal)).products;
-        logger.info({ products }, 'products refreshed');
-      }
-      if (!request.productsOnly) {
-        targets = await resolveTargets(client, request);
-        await upsertTariffs(warehouse, targets, now());
-        context.onTargets?.(targets);
-        result = await ingestRates({
-          warehouse, client, logger, targets, runId, now, from: request.from, to: request.to,
-          defaultFrom: defaultFromOf(config, now()), lookbackMs: config.lookbackHours * 3600_000,
-          concurrency: config.concurrency, signal, progress: context.progress,
-        });
-        missing = result.tariffs.filter((t) => t.ok).flatMap((t) => t.missing); // a failed tariff's own error says enough
-        const empties = result.tariffs.filter((t) => t.ok && t.empty.length > 0)
-          .map((t) => ({ target: targets.find((x) => x.tariffCode === t.tariffCode)!, kinds: t.empty }));
-        if (empties.length > 0 && !signal.aborted) {
-          const described = await describeEmptyRates(client, logger, empties, signal);
-          empty = described.empty;
-          missing = [...missing, ...described.missing];
-        }
-        await recordOptionalOutcomes(warehouse, runId, now(), result.optionalPresent, missing);
-        if ((request.accounts?.length ?? 0) > 0 && !result.interrupted) {
-          consumption = await ingestConsumption({
-            readings: config.consumption && !request.noConsumption,
-            warehouse, client, logger, accounts: request.accounts ?? [], runId, now, from: request.from, to: request.to,
-            defaultFrom: defaultFromOf(config, now()), lookbackMs: CONSUMPTION_LOOKBACK_MS,
-            calorificValue: config.gasCalorificValue, gasUnit: config.gasUnit, signal,
-          });
-        }
-      }
+      await fetchInto(fetched, run, context);
     } catch (error) {
-      const timedOut = timeLimit.expired() && !context.signal?.aborted;
-      const message = timedOut ? timeLimitMessage(config.maxRunSeconds) : (error as Error).message;
-      const runStatus: RunStatus = signal.aborted ? 'interrupted' : 'failed'; // the time limit aborts `signal` too
-      await finishRun(warehouse, runId, runStatus, { requests: client.http.requestCount }, now(), message).catch(() => undefined);
-      await publish().catch(() => undefined); // what was committed before the failure, and the run's row
-      if (!timedOut && !(error instanceof StorageError)) throw error;
-      // Stopped by the time limit, or the file or disk failed: recorded if it still can be; the
-      // caller gets a summary (printed even so), not a throw.
-      const summary = summaryOf(runId, job, runStatus, targets, products, undefined, client, started, [message], missing, empty);
-      logger.warn({ ...summary, errors: undefined }, `ingest ${runStatus}`);
-      return summary;
+      return await stoppedRun(run, fetched, error);
     }
-    const failures = result?.tariffs.filter((t) => !t.ok) ?? [];
-    // a failure of the file or the disk is the run's, not one tariff's
-    const storageFailed = failures.some((f) => STORAGE_CODES.has(f.errorCode ?? ''));
-    const meterFailures = consumption?.meters.filter((m) => !m.ok) ?? [];
-    const status: RunStatus = result?.interrupted ? 'interrupted' : storageFailed ? 'failed'
-      : failures.length + meterFailures.length > 0 ? 'partial' : 'ok';
-    let storageError: StorageError | undefined;
-    try {
-      await forgetUnknownTariffs(warehouse, failures); // rewrites the errors of unknown tariffs
-    } catch (error) {
-      if (!(error instanceof StorageError)) throw error;
-      storageError = error;
-    }
-    const errors = [...failures.map((f) => f.error ?? f.tariffCode), ...meterFailures.map((m) => m.error ?? `${m.meterPoint}:${m.serial}`)];
-    if (result?.interrupted && timeLimit.expired() && !context.signal?.aborted) errors.push(timeLimitMessage(config.maxRunSeconds));
-    const summary = summaryOf(runId, job, status, targets, products, result, client, started, errors, missing, empty, consumption);
-    try {
-      if (storageError) throw storageError;
-      await finishRun(warehouse, runId, status, {
-        pages: summary.pages, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged,
-        requests: summary.requests, tariffsOk: targets.length - failures.length, tariffsFailed: failures.length,
-        missingOptional: missing, emptyRequired: empty,
-      }, now(), summary.errors.length ? summary.errors.join('; ') : undefined);
-      await publish();
-    } catch (error) {
-      if (!(error instanceof StorageError)) throw error;
-      // e.g. a full disk at the final CHECKPOINT: what was committed is in the WAL, replayed on
-      // the next open; the summary still says what happened
-      const failed = { ...summary, status: 'failed' as const, errors: [...summary.errors, error.message] };
-      logger.error({ ...failed, errors: undefined, err: { code: error.code, message: error.message } }, 'ingest failed');
-      return failed;
-    }
-    const { run_id: _run, job: _job, errors: _errors, ...counts } = summary;
-    logger.info({ ...counts, missing_optional: missing.length || undefined, empty: empty.length || undefined }, `ingest ${status}`);
-    return summary;
+    return await finishedRun(run, fetched);
   } finally {
     timeLimit.dispose();
     stop.dispose();
@@ -220,24 +126,173 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
   }
 }
 
+/** One run as its steps see it. */
+interface Run {
+  request: IngestRequest;
+  config: Config;
+  job: string;
+  runId: number;
+  now: () => Date;
+  /** Date.now() at the start, for the summary's seconds. */
+  started: number;
+  client: OctopusClient;
+  session: WriteSession;
+  logger: Logger;
+  /** Aborted on SIGTERM/SIGINT (the caller's signal) or at max_run_seconds. */
+  signal: AbortSignal;
+  /** Whether max_run_seconds stopped the run (rather than the caller). */
+  timedOut: () => boolean;
+}
+
+/** What a run has fetched and stored so far (filled in step by step, so that a run stopped
+ *  half-way still says what it got). */
+interface Fetched {
+  products: number;
+  targets: IngestTarget[];
+  rates?: IngestRatesResult;
+  consumption?: IngestConsumptionResult;
+  missing: MissingResource[];
+  empty: EmptyRates[];
+}
+
+function clientOf(context: IngestContext): OctopusClient {
+  const { config } = context;
+  return new OctopusClient({
+    baseUrl: config.baseUrl,
+    credentials: credentialsFrom(config, normaliseBaseUrl(config.baseUrl), context.authMode ?? config.authMode),
+    logger: context.logger,
+    connections: config.concurrency,
+    ...context.http,
+  });
+}
+
+/** The job's working file (WriteSession: exit 75 if another job keeps it past the busy timeout). */
+function openSession(db: string, context: IngestContext, job: string): Promise<WriteSession> {
+  // Writing needs little memory, and DuckDB would otherwise keep what it wrote cached. One
+  // thread: the writes are many small statements, and the fetching wants the other core (a
+  // backfill of 14 tariffs: 4.9 s of CPU instead of 5.8 s, and a steadier time). Row groups kept
+  // as committed: the run's first commit (one page, hurried) leaves a small row group, and
+  // DuckDB's checkpoint would merge it with up to three whole ones after it, compressing them
+  // all again (a backfill of 4 tariffs, 306,416 rates: a final CHECKPOINT of 180-220 ms instead
+  // of 30 ms, measured in DuckDB alone). The same setting leaves deleted rows where they are until
+  // a checkpoint of another session (the ingest deletes only long_unit_rates rows it replaces).
+  return WriteSession.open(db, {
+    logger: context.logger, busyTimeoutMs: context.busyTimeoutMs ?? 0, memoryLimit: INGEST_MEMORY_LIMIT, threads: 1, keepRowGroups: true,
+    purpose: job,
+  });
+}
+
+/** Products, then the tracked tariffs' rates, what is missing or empty, then the accounts'
+ *  consumption: each step's result in `fetched` as soon as it has one. */
+async function fetchInto(fetched: Fetched, run: Run, context: IngestContext): Promise<void> {
+  const { request, config, client, logger, signal, now } = run;
+  const warehouse = run.session.warehouse;
+  if (!request.noProducts) {
+    fetched.products = (await refreshProducts(client, warehouse, now(), signal)).products;
+    logger.info({ products: fetched.products }, 'products refreshed');
+  }
+  if (request.productsOnly) return;
+  const targets = fetched.targets = await resolveTargets(client, request);
+  await upsertTariffs(warehouse, targets, now());
+  context.onTargets?.(targets);
+  const rates = fetched.rates = await ingestRates({
+    warehouse, client, logger, targets, runId: run.runId, now, from: request.from, to: request.to,
+    defaultFrom: defaultFromOf(config, now()), lookbackMs: config.lookbackHours * 3600_000,
+    concurrency: config.concurrency, signal, progress: context.progress,
+  });
+  fetched.missing = rates.tariffs.filter((t) => t.ok).flatMap((t) => t.missing); // a failed tariff's own error says enough
+  const empties = rates.tariffs.filter((t) => t.ok && t.empty.length > 0)
+    .map((t) => ({ target: targets.find((x) => x.tariffCode === t.tariffCode)!, kinds: t.empty }));
+  if (empties.length > 0 && !signal.aborted) {
+    const described = await describeEmptyRates(client, logger, empties, signal);
+    fetched.empty = described.empty;
+    fetched.missing = [...fetched.missing, ...described.missing];
+  }
+  await recordOptionalOutcomes(warehouse, run.runId, now(), rates.optionalPresent, fetched.missing);
+  if ((request.accounts?.length ?? 0) > 0 && !rates.interrupted) {
+    fetched.consumption = await ingestConsumption({
+      readings: config.consumption && !request.noConsumption,
+      warehouse, client, logger, accounts: request.accounts ?? [], runId: run.runId, now, from: request.from, to: request.to,
+      defaultFrom: defaultFromOf(config, now()), lookbackMs: CONSUMPTION_LOOKBACK_MS,
+      calorificValue: config.gasCalorificValue, gasUnit: config.gasUnit, signal,
+    });
+  }
+}
+
+/** A step threw: the run is recorded as failed (or interrupted) with what was committed before,
+ *  and published. Stopped by the time limit, or the file or disk failed: the caller gets a
+ *  summary (printed even so); anything else is thrown on. */
+async function stoppedRun(run: Run, fetched: Fetched, error: unknown): Promise<IngestSummary> {
+  const timedOut = run.timedOut();
+  const message = timedOut ? timeLimitMessage(run.config.maxRunSeconds) : (error as Error).message;
+  const status: RunStatus = run.signal.aborted ? 'interrupted' : 'failed';
+  await finishRun(run.session.warehouse, run.runId, status, { requests: run.client.http.requestCount }, run.now(), message).catch(() => undefined);
+  await run.session.publish().catch(() => undefined);
+  if (!timedOut && !(error instanceof StorageError)) throw error;
+  // counts of a step cut short are not reported
+  const summary = summaryOf({ run, status, fetched: { ...fetched, rates: undefined, consumption: undefined }, errors: [message] });
+  run.logger.warn({ ...summary, errors: undefined }, `ingest ${status}`);
+  return summary;
+}
+
+/** Every step ran: the run's status from its tariffs and meters, recorded, and the analysts'
+ *  file published. A failure of the file or the disk meanwhile (a full disk at the final
+ *  CHECKPOINT, say) fails the run; what was committed is in the WAL, replayed on the next open. */
+async function finishedRun(run: Run, fetched: Fetched): Promise<IngestSummary> {
+  const failures = fetched.rates?.tariffs.filter((t) => !t.ok) ?? [];
+  const meterFailures = fetched.consumption?.meters.filter((m) => !m.ok) ?? [];
+  const status: RunStatus = fetched.rates?.interrupted ? 'interrupted'
+    // a failure of the file or the disk is the run's, not one tariff's
+    : failures.some((f) => STORAGE_CODES.has(f.errorCode ?? '')) ? 'failed'
+    : failures.length + meterFailures.length > 0 ? 'partial' : 'ok';
+  let storageError = await storageFailure(() => forgetUnknownTariffs(run.session.warehouse, failures)); // rewrites their errors
+  const errors = [...failures.map((f) => f.error ?? f.tariffCode), ...meterFailures.map((m) => m.error ?? `${m.meterPoint}:${m.serial}`)];
+  if (fetched.rates?.interrupted && run.timedOut()) errors.push(timeLimitMessage(run.config.maxRunSeconds));
+  const summary = summaryOf({ run, status, fetched, errors });
+  storageError ??= await storageFailure(async () => {
+    await finishRun(run.session.warehouse, run.runId, status, {
+      pages: summary.pages, inserted: summary.inserted, updated: summary.updated, unchanged: summary.unchanged,
+      requests: summary.requests, tariffsOk: fetched.targets.length - failures.length, tariffsFailed: failures.length,
+      missingOptional: fetched.missing, emptyRequired: fetched.empty,
+    }, run.now(), errors.length ? errors.join('; ') : undefined);
+    await run.session.publish();
+  });
+  if (storageError) {
+    const failed = { ...summary, status: 'failed' as const, errors: [...summary.errors, storageError.message] };
+    run.logger.error({ ...failed, errors: undefined, err: { code: storageError.code, message: storageError.message } }, 'ingest failed');
+    return failed;
+  }
+  const { run_id: _run, job: _job, errors: _errors, ...counts } = summary;
+  run.logger.info({ ...counts, missing_optional: fetched.missing.length || undefined, empty: fetched.empty.length || undefined }, `ingest ${status}`);
+  return summary;
+}
+
+/** Runs `step`; a StorageError it throws is returned (the run records it), anything else thrown on. */
+async function storageFailure(step: () => Promise<void>): Promise<StorageError | undefined> {
+  try {
+    await step();
+    return undefined;
+  } catch (error) {
+    if (error instanceof StorageError) return error;
+    throw error;
+  }
+}
+
 function timeLimitMessage(seconds: number): string {
   return `stopped after max_run_seconds (${seconds} s): what was committed is kept; the next run continues from there`;
 }
 
-function summaryOf(
-  runId: number, job: string, status: RunStatus, targets: IngestTarget[], products: number,
-  result: IngestRatesResult | undefined, client: OctopusClient, started: number, errors: string[],
-  missing: MissingResource[], empty: EmptyRates[], consumption?: IngestConsumptionResult,
-): IngestSummary {
-  const failed = result?.tariffs.filter((t) => !t.ok).length ?? 0;
+function summaryOf({ run, status, fetched, errors }: { run: Run; status: RunStatus; fetched: Fetched; errors: string[] }): IngestSummary {
+  const { rates, consumption } = fetched;
   return {
-    run_id: runId, job, status, tariffs: targets.length, tariffs_failed: failed, products,
-    inserted: result?.inserted ?? 0, updated: result?.updated ?? 0, unchanged: result?.unchanged ?? 0,
-    pages: result?.pages ?? 0, requests: client.http.requestCount,
-    seconds: Math.round((Date.now() - started) / 10) / 100,
+    run_id: run.runId, job: run.job, status, tariffs: fetched.targets.length,
+    tariffs_failed: rates?.tariffs.filter((t) => !t.ok).length ?? 0, products: fetched.products,
+    inserted: rates?.inserted ?? 0, updated: rates?.updated ?? 0, unchanged: rates?.unchanged ?? 0,
+    pages: rates?.pages ?? 0, requests: run.client.http.requestCount,
+    seconds: Math.round((Date.now() - run.started) / 10) / 100,
     errors,
-    missing_optional: missing,
-    empty,
+    missing_optional: fetched.missing,
+    empty: fetched.empty,
     consumption_meters: consumption?.meters.length ?? 0,
     consumption_inserted: consumption?.inserted ?? 0,
     consumption_updated: consumption?.updated ?? 0,

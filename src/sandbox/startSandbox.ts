@@ -60,6 +60,8 @@ export interface Sandbox {
   /** Replaces the faults in force (counters start again); throws on a malformed spec, keeping the old ones. */
   setFaults(specs: readonly string[]): void;
   setLatency(ms: number): void;
+  /** Holds every answer not yet sent until the returned function is called (tests keep a run going). */
+  holdResponses(): () => void;
   setVisibleUntil(date: Date | undefined): void;
   /** Registers (or replaces the given rates of) a tariff; an unknown product is made up and listed. */
   addTariff(input: AddTariffInput): void;

@@ -4,6 +4,7 @@
 // that overlaps stored rows is merged on its own, keeping revised prices in unit_rate_revisions.
 import { DOUBLE, DuckDBDataChunk, INTEGER, type DuckDBAppender } from '@duckdb/node-api';
 import type { RateColumns } from '../rates/RateColumns.js';
+import { moveCursors, storedSpans, streamKey } from './cursors.js';
 import type { Warehouse } from './Warehouse.js';
 import { valuesList } from './valuesList.js';
 import { HALF_HOUR_MS } from '../time/index.js';
@@ -89,20 +90,6 @@ export async function writeRateBatches(warehouse: Warehouse, batches: readonly R
     await moveCursors(warehouse, batches);
     return counts;
   });
-}
-
-function streamKey(tariffCode: string, kind: RateKind): string {
-  return `${tariffCode}|${kind}`;
-}
-
-async function storedSpans(warehouse: Warehouse): Promise<Map<string, { earliest: number; latest: number }>> {
-  const spans = new Map<string, { earliest: number; latest: number }>();
-  for (const row of await warehouse.all(`SELECT tariff_code, rate_kind, epoch_ms(earliest_valid_from) AS earliest,
-      epoch_ms(latest_valid_from) AS latest
-    FROM ingest_cursors WHERE earliest_valid_from IS NOT NULL AND latest_valid_from IS NOT NULL`)) {
-    spans.set(streamKey(row.tariff_code as string, row.rate_kind as RateKind), { earliest: Number(row.earliest), latest: Number(row.latest) });
-  }
-  return spans;
 }
 
 /** Replaces the staged rows with these batches' rates, numbered by their position, appended as
@@ -271,53 +258,4 @@ function insertColumns(unit: boolean, from?: 'b'): string {
     ? `${tariff}, ${rateType}, s.valid_from, s.valid_to, s.value_exc_vat, s.value_inc_vat, s.payment_method,
        s.local_date, ${run}, s.local_start, s.utc_offset_minutes, s.settlement_period, s.duration_us`
     : `${tariff}, s.valid_from, s.valid_to, s.value_exc_vat, s.value_inc_vat, s.payment_method, s.local_date, ${run}`;
-}
-
-/** Each stream's cursor moved over its batches' windows, in one statement. A group holds
- *  consecutive batches of a stream in order, contiguous windows, so they fold into one window a
- *  stream, with the same result as moving the cursor batch by batch. */
-async function moveCursors(warehouse: Warehouse, batches: readonly RateBatch[]): Promise<void> {
-  const folded = new Map<string, CursorMove>();
-  for (const batch of batches) {
-    const key = streamKey(batch.tariffCode, batch.kind);
-    const range = batch.rates.startRange();
-    const f = folded.get(key);
-    if (f === undefined || f.until !== batch.window.from.getTime()) {
-      if (f !== undefined) await moveCursor(warehouse, [f]); // not contiguous: moved in order
-      folded.set(key, { batch, from: batch.window.from.getTime(), until: batch.window.until.getTime(), earliest: range?.earliest, latest: range?.latest });
-      continue;
-    }
-    f.until = Math.max(f.until, batch.window.until.getTime());
-    if (range) {
-      f.earliest = Math.min(f.earliest ?? Infinity, range.earliest);
-      f.latest = Math.max(f.latest ?? -Infinity, range.latest);
-    }
-  }
-  if (folded.size > 0) await moveCursor(warehouse, [...folded.values()]);
-}
-
-interface CursorMove { batch: RateBatch; from: number; until: number; earliest?: number; latest?: number }
-
-/** Moves the cursors of distinct streams. */
-async function moveCursor(warehouse: Warehouse, moves: readonly CursorMove[]): Promise<void> {
-  const iso = (t: number | undefined) => (t === undefined ? null : new Date(t).toISOString());
-  const instant = 'CAST(? AS TIMESTAMPTZ)';
-  const rows = valuesList(moves.map(({ batch, from, until, earliest, latest }) => [
-    batch.tariffCode, batch.kind, iso(from), iso(until), iso(latest), iso(earliest), batch.runId,
-  ]), ['?', '?', instant, instant, instant, instant, '?', 'now()']);
-  await warehouse.run(`INSERT INTO ingest_cursors AS c
-      VALUES ${rows.sql}
-    ON CONFLICT (tariff_code, rate_kind) DO UPDATE SET
-      fetched_from = least(c.fetched_from, excluded.fetched_from),
-      -- only a window that starts inside what is stored extends it (no gaps hidden behind the cursor)
-      fetched_until = CASE WHEN excluded.fetched_from <= c.fetched_until
-                           THEN greatest(c.fetched_until, excluded.fetched_until) ELSE c.fetched_until END,
-      latest_valid_from = CASE WHEN c.latest_valid_from IS NULL THEN excluded.latest_valid_from
-                               WHEN excluded.latest_valid_from IS NULL THEN c.latest_valid_from
-                               ELSE greatest(c.latest_valid_from, excluded.latest_valid_from) END,
-      earliest_valid_from = CASE WHEN c.earliest_valid_from IS NULL THEN excluded.earliest_valid_from
-                               WHEN excluded.earliest_valid_from IS NULL THEN c.earliest_valid_from
-                               ELSE least(c.earliest_valid_from, excluded.earliest_valid_from) END,
-      run_id = excluded.run_id,
-      updated_at = excluded.updated_at`, rows.params);
 }
