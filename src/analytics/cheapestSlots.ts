@@ -46,7 +46,7 @@ export async function cheapestSlots(warehouse: Warehouse, request: CheapestSlots
     throw new UsageError(`--count: must be a positive whole number, got ${request.count}`);
   }
   checkRange(request);
-  const rows = (await warehouse.all(
+  const rows = await warehouse.all<SlotRow>(
     `SELECT ${selectPrices(['value_inc_vat', 'value_exc_vat'], request.rounded)} FROM cheapest_slots($tariff, CAST($count AS BIGINT), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ),
        latest := $latest, highest := $highest, min_price := CAST($min_price AS DOUBLE),
        max_price := CAST($max_price AS DOUBLE), length_mode := $length_mode)`,
@@ -55,7 +55,7 @@ export async function cheapestSlots(warehouse: Warehouse, request: CheapestSlots
       min_price: request.minPrice ?? null, max_price: request.maxPrice ?? null, length_mode: request.lengthMode ?? 'exact',
       ...rangeParams(request),
     },
-  )) as unknown as SlotRow[];
+  );
   if (rows.length === 0) await requireData(warehouse, request.tariff, request);
   return rows;
 }

@@ -88,7 +88,7 @@ export async function cheapestWindows(warehouse: Warehouse, request: CheapestWin
     'latest := $latest, max_price := CAST($max_price AS DOUBLE), highest := $highest, min_price := CAST($min_price AS DOUBLE), ' +
     'weights := CAST($weights AS DOUBLE[]))';
   const columns = selectPrices(['mean_inc_vat', 'mean_exc_vat', 'score_inc_vat'], request.rounded);
-  const found = (await warehouse.all(`SELECT ${columns} FROM ${call}`, params)) as unknown as WindowRow[];
+  const found = await warehouse.all<WindowRow>(`SELECT ${columns} FROM ${call}`, params);
   // one window per range carries no local date (price_windows gives it as null)
   const rows = per === 'range' ? found.map(({ local_date: _date, ...row }) => row) : found;
   if (rows.length === 0) await requireData(warehouse, request.tariff, request);

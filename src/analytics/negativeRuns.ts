@@ -29,14 +29,14 @@ export interface NegativeRunRow {
 
 export async function negativeRuns(warehouse: Warehouse, request: NegativeRunsRequest = {}): Promise<NegativeRunRow[]> {
   checkRange(request);
-  const rows = (await warehouse.all(`
+  const rows = await warehouse.all<NegativeRunRow>(`
     SELECT ${selectPrices(['min_inc_vat', 'mean_inc_vat', 'mean_exc_vat'], request.rounded)} FROM negative_runs
     WHERE ($tariff IS NULL OR tariff_code = $tariff)
       AND "end" > coalesce(CAST($from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
       AND start < coalesce(CAST($to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')
     ORDER BY tariff_code, payment_method NULLS FIRST, rate_type, start`,
     { tariff: request.tariff ?? null, ...rangeParams(request) },
-  )) as unknown as NegativeRunRow[];
+  );
   if (rows.length === 0) await requireData(warehouse, request.tariff, request);
   return rows;
 }

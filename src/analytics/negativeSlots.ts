@@ -29,7 +29,7 @@ export interface NegativeSlotRow {
 export async function negativeSlots(warehouse: Warehouse, request: NegativeSlotsRequest = {}): Promise<NegativeSlotRow[]> {
   checkRange(request);
   const price = (c: string) => (request.rounded ? priceDoubleSql(c) : c);
-  const rows = (await warehouse.all(`
+  const rows = await warehouse.all<NegativeSlotRow>(`
     SELECT tariff_code, payment_method, rate_type, local_date, settlement_period,
            slot_start AS start, slot_end AS "end",
            london_iso(slot_start) AS local_start, london_iso(slot_end) AS local_end,
@@ -40,7 +40,7 @@ export async function negativeSlots(warehouse: Warehouse, request: NegativeSlots
       AND slot_end <= coalesce(CAST($to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')
     ORDER BY tariff_code, payment_method NULLS FIRST, rate_type, slot_start`,
     { tariff: request.tariff ?? null, ...rangeParams(request) },
-  )) as unknown as NegativeSlotRow[];
+  );
   if (rows.length === 0) await requireData(warehouse, request.tariff, request);
   return rows;
 }

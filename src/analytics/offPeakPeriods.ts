@@ -27,14 +27,14 @@ export interface OffPeakPeriodRow {
 /** Periods inside [from, to), in time order per series; empty when no day has 2-3 prices. */
 export async function offPeakPeriods(warehouse: Warehouse, request: OffPeakPeriodsRequest = {}): Promise<OffPeakPeriodRow[]> {
   checkRange(request);
-  const rows = (await warehouse.all(`
+  const rows = await warehouse.all<OffPeakPeriodRow>(`
     SELECT * FROM off_peak_periods
     WHERE ($tariff IS NULL OR tariff_code = $tariff)
       AND start >= coalesce(CAST($from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
       AND "end" <= coalesce(CAST($to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')
     ORDER BY tariff_code, payment_method NULLS FIRST, rate_type, start`,
     { tariff: request.tariff ?? null, ...rangeParams(request) },
-  )) as unknown as OffPeakPeriodRow[];
+  );
   if (rows.length === 0) await requireData(warehouse, request.tariff, request);
   return rows;
 }

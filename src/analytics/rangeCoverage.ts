@@ -22,10 +22,10 @@ export interface CoverageRow {
 
 export async function rangeCoverage(warehouse: Warehouse, request: Range & { tariff: string }): Promise<CoverageRow[]> {
   checkRange(request);
-  return (await warehouse.all(
+  return await warehouse.all<CoverageRow>(
     'SELECT * FROM range_coverage($tariff, CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ))',
     { tariff: request.tariff, ...rangeParams(request) },
-  )) as unknown as CoverageRow[];
+  );
 }
 
 /** The key rows of one series share in the analytics answers. */

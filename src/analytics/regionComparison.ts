@@ -33,10 +33,10 @@ export interface RegionComparisonRow {
 
 export async function regionComparison(warehouse: Warehouse, request: RegionComparisonRequest): Promise<RegionComparisonRow[]> {
   checkRange(request);
-  const rows = (await warehouse.all(
+  const rows = await warehouse.all<RegionComparisonRow>(
     `SELECT ${selectPrices(['min_inc_vat', 'max_inc_vat', 'mean_inc_vat', 'median_inc_vat', 'peak_mean_inc_vat', 'mean_exc_vat'], request.rounded)} FROM region_comparison($product, CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ))`,
     { product: request.product, ...rangeParams(request) },
-  )) as unknown as RegionComparisonRow[];
+  );
   if (rows.length === 0) {
     throw new NoDataError(`no prices stored for any tariff of product ${request.product} ${describeRange(request)}`);
   }

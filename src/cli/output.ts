@@ -25,7 +25,8 @@ export function terminalWidth(stream: NodeJS.WriteStream = process.stdout): numb
 }
 
 /** `exact`: a table of exactly the columns and values given (an analyst's own SELECT). */
-export function render(rows: Row[], format: OutputFormat, columns?: string[], width = terminalWidth(), exact = false, layout?: TableLayout): string {
+export function render(objects: readonly object[], format: OutputFormat, columns?: string[], width = terminalWidth(), exact = false, layout?: TableLayout): string {
+  const rows = objects as readonly Row[];
   const cols = columns ?? (rows[0] ? Object.keys(rows[0]) : []);
   switch (format) {
     case 'json':
@@ -43,12 +44,12 @@ function cell(value: unknown): string {
   return String(value);
 }
 
-export function writeRows(rows: Row[], format: OutputFormat, columns?: string[], exact = false, layout?: TableLayout): void {
+export function writeRows(rows: readonly object[], format: OutputFormat, columns?: string[], exact = false, layout?: TableLayout): void {
   process.stdout.write(render(rows, format, columns, terminalWidth(), exact, layout));
 }
 
 /** Every column selected, every digit: `tariffs sql` shows what the query returned. */
-function renderExactTable(rows: Row[], cols: string[]): string {
+function renderExactTable(rows: readonly Row[], cols: string[]): string {
   if (cols.length === 0) return '(no rows)\n';
   const body = rows.map((r) => cols.map((c) => cell(r[c])));
   const widths = cols.map((c, i) => Math.max(c.length, ...body.map((line) => line[i]!.length)));

@@ -125,9 +125,10 @@ export class Warehouse {
     }
   }
 
-  /** Rows as plain objects: instants as ISO `...Z` strings, numbers (counts too) as numbers. */
-  async all(sql: string, params?: Params): Promise<JsRow[]> {
-    return rowsToJs(await this.reader(sql, params));
+  /** Rows as plain objects: instants as ISO `...Z` strings, numbers (counts too) as numbers. `T`
+   *  names the columns the SQL selects (the SQL is the type's source of truth, as in any driver). */
+  async all<T extends object = JsRow>(sql: string, params?: Params): Promise<T[]> {
+    return rowsToJs(await this.reader(sql, params)) as T[];
   }
 
   async one(sql: string, params?: Params): Promise<JsRow | undefined> {

@@ -313,7 +313,7 @@ async function listRegions(flags: CommonFlags & { product?: string }): Promise<v
   const client = new OctopusClient({ baseUrl: config.baseUrl, logger: loggerFor(config, flags) });
   try {
     if (flags.product !== undefined) {
-      writeRows(productTariffs(await client.product(flags.product)) as unknown as Row[], format);
+      writeRows(productTariffs(await client.product(flags.product)), format);
       return;
     }
     const agile = currentAgile(await allProducts(client), new Date());
@@ -321,7 +321,7 @@ async function listRegions(flags: CommonFlags & { product?: string }): Promise<v
       process.stdout.write(`${JSON.stringify({ regions: REGIONS, current_agile: agile ? { code: agile.code, full_name: agile.full_name, available_from: agile.available_from } : null }, null, 2)}\n`);
       return;
     }
-    writeRows(REGIONS as unknown as Row[], format);
+    writeRows(REGIONS, format);
     if (format === 'table') {
       process.stdout.write(agile
         ? `\nAgile on sale now: ${agile.code} (${agile.full_name}, from ${agile.available_from.slice(0, 10)}); its tariffs: tariffs regions --list --product ${agile.code}\n`

@@ -131,7 +131,7 @@ function writeLoadSummary(output: Record<string, unknown>, format: 'table' | 'js
   const { errors, errors_truncated: truncated, errors_total: total, stats, ...counts } = output;
   let text = render([{ ...counts, ...(stats as Record<string, unknown> | undefined) }], 'table');
   const list = errors as LoadSummary['errors'];
-  if (list.length > 0) text += `\n${render(list as unknown as Record<string, unknown>[], 'table', ['line', 'code', 'attr', 'scope', 'detail'])}`;
+  if (list.length > 0) text += `\n${render(list, 'table', ['line', 'code', 'attr', 'scope', 'detail'])}`;
   if (truncated) text += `(${Number(total) - list.length} more errors not listed: see event_rejects)\n`;
   process.stdout.write(text);
 }

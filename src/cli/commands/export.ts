@@ -56,7 +56,7 @@ or an unwritable --out, 2 bad usage, 75 the database stayed busy.`);
       ...(flags.to === undefined ? {} : { to: userTime(flags.to, '--to') }),
       logger,
     });
-    writeRows(files as unknown as Record<string, unknown>[], resolveFormat(undefined));
+    writeRows(files, resolveFormat(undefined));
   }));
 }
 

@@ -100,7 +100,7 @@ Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account ne
         missing_optional: summary.missing_optional.map((m) => `${m.resource} of ${m.tariff} (${m.status ?? m.code})`).join('; '),
         empty: summary.empty.map((e) => `${e.kind} of ${e.tariff}`).join('; '),
       };
-      writeRows([row as unknown as Record<string, unknown>], format);
+      writeRows([row], format);
       const stoppedBy = interrupt.received();
       if (stoppedBy) return exitCodeOfSignal(stoppedBy);
       if (summary.status !== 'ok') {

@@ -71,7 +71,7 @@ export function register(program: Command): void {
     .action(action(async (flags: SandboxFlags) => {
       if (flags.list) {
         const rows = loadSandboxData().summary();
-        writeRows(rows as unknown as Record<string, unknown>[], resolveFormat(flags.format));
+        writeRows(rows, resolveFormat(flags.format));
         return;
       }
       const options = sandboxOptions(flags);

@@ -65,8 +65,8 @@ database busy; each problem is one line on stderr.`);
     // A table or CSV cell holds text: "standing_charges (404)".
     const tariffs = status.tariffs.map((t) => ({
       ...t, missing_optional: t.missing_optional.map((m) => `${m.resource} (${m.status ?? 'failed'})`).join(', '),
-    })) as unknown as Record<string, unknown>[];
-    const jobs = status.jobs as unknown as Record<string, unknown>[];
+    }));
+    const jobs = status.jobs;
     if (format === 'csv') {
       // Two tables do not make one CSV: the tariffs, then a blank line, then the jobs.
       process.stdout.write(`${render(tariffs, 'csv')}\n${render(jobs, 'csv')}`);
