@@ -11,6 +11,8 @@
 -- does not depend on the session's TimeZone: timezone('Europe/London', …) names its zone both ways
 -- (instant → wall time, and local midnight → instant), and the period is a difference of epoch
 -- microseconds (subtracting two TIMESTAMPTZ would count days in the session's zone).
+-- Cost: two ICU conversions a row (~1.3 µs more than the former arithmetic on london_days: 1M
+-- half-hours in 1.7-2.5 s against 0.5-1.0 s, one thread, CREATE TEMP TABLE AS over the macro).
 -- Use:  SELECT l.local_date, l.settlement_period FROM (SELECT london_local(valid_from) AS l FROM unit_rates)
 --       or london_local(valid_from).local_date
 CREATE OR REPLACE MACRO london_local(utc) AS {
