@@ -105,9 +105,9 @@ async function storedSpans(warehouse: Warehouse): Promise<Map<string, { earliest
   return spans;
 }
 
-/** Replaces the staged rows with these batches' rates, numbered by their position: in DuckDB's
- *  vectors of 2048 rows, each column copied into its vector as numbers (one native call a column,
- *  not one a value). Returns what the SQL reads them as (STAGE, or STAGE_WITHOUT_PM). */
+/** Replaces the staged rows with these batches' rates, numbered by their position, appended as
+ *  data chunks (one native copy a column of 2048 rows, not one call a value). Returns what the SQL
+ *  reads them as (STAGE, or STAGE_WITHOUT_PM). */
 async function stage(warehouse: Warehouse, parts: readonly RateColumns[]): Promise<string> {
   await warehouse.run(`DELETE FROM ${STAGE_ROWS}`);
   await warehouse.run(`DELETE FROM ${STAGE_PM}`);
@@ -131,36 +131,20 @@ async function stage(warehouse: Warehouse, parts: readonly RateColumns[]): Promi
 const VECTOR_ROWS = 2048;
 const STAGE_TYPES = [INTEGER, DOUBLE, DOUBLE, DOUBLE, DOUBLE, INTEGER];
 
-/** A vector of a data chunk as @duckdb/node-api 1.5.5 holds it: its items in a typed array that
- *  flush() copies to DuckDB at once (setItem also keeps a validity mask, a BigInt per row). */
-interface NumberVector {
-  items: Float64Array | Int32Array;
-  setItem(index: number, value: null): void;
-  flush(): void;
-}
-
+/** Appends the rates of one batch as data chunks of VECTOR_ROWS rows, each filled column by column
+ *  through the public setColumns. */
 function appendRates(appender: DuckDBAppender, batch: number, rates: RateColumns, codes: Map<string, number>): void {
-  const columns = [rates.validFrom, rates.validTo, rates.valueExcVat, rates.valueIncVat];
   for (let start = 0; start < rates.length; start += VECTOR_ROWS) {
-    const count = Math.min(rates.length, start + VECTOR_ROWS) - start;
-    const chunk = DuckDBDataChunk.create(STAGE_TYPES, count);
-    const vector = (column: number) => chunk.getColumnVector(column) as unknown as NumberVector;
-    const batches = vector(0);
-    batches.items.fill(batch);
-    batches.flush();
-    columns.forEach((source, c) => {
-      const target = vector(c + 1);
-      const items = target.items;
-      for (let i = 0; i < count; i++) items[i] = source[start + i]!;
-      if (c === 1) for (let i = 0; i < count; i++) if (Number.isNaN(items[i])) target.setItem(i, null); // open-ended
-      target.flush();
-    });
-    const pms = vector(5);
-    for (let i = 0; i < count; i++) {
-      const pm = rates.paymentMethod[start + i];
-      pms.items[i] = pm == null ? 0 : codes.get(pm)!;
-    }
-    pms.flush();
+    const end = Math.min(rates.length, start + VECTOR_ROWS);
+    const chunk = DuckDBDataChunk.create(STAGE_TYPES, end - start);
+    chunk.setColumns([
+      new Array<number>(end - start).fill(batch),
+      rates.validFrom.slice(start, end),
+      rates.validTo.slice(start, end).map((to) => (Number.isNaN(to) ? null : to)), // NaN: open-ended
+      rates.valueExcVat.slice(start, end),
+      rates.valueIncVat.slice(start, end),
+      rates.paymentMethod.slice(start, end).map((pm) => (pm == null ? 0 : codes.get(pm)!)),
+    ]);
     appender.appendDataChunk(chunk);
   }
 }
