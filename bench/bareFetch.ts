@@ -3,7 +3,7 @@
 import { Agent, request } from 'undici';
 import { DEFAULT_CHUNK_SLOTS, FIRST_CHUNK_SLOTS, pageWindowMs, pageWindows, splitWindow } from '../src/ingest/ingestRates.js';
 import type { UnitRate } from '../src/api/schemas.js';
-import { RateColumns } from '../src/store/RateColumns.js';
+import { RateColumns } from '../src/rates/RateColumns.js';
 import { PAGE_SIZE } from '../src/api/paginate.js';
 import { formatUtc } from '../src/time/index.js';
 

@@ -12,7 +12,7 @@ import type { UnitRate } from '../src/api/schemas.js';
 import { importConsumptionFile } from '../src/ingest/importConsumptionFile.js';
 import { householdReading } from '../src/sandbox/householdProfile.js';
 import { startRun } from '../src/store/ingestRuns.js';
-import { RateColumns } from '../src/store/RateColumns.js';
+import { RateColumns } from '../src/rates/RateColumns.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { prepareStaging, writeRateBatch, type RateKind } from '../src/store/writeRates.js';
 import { replaceAgreements, upsertMeterPoint } from '../src/store/writeConsumption.js';

@@ -6,13 +6,13 @@
 // brute force gives, and a re-run changes nothing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OctopusClient } from '../src/api/OctopusClient.js';
-import { plainUtcMs } from '../src/api/plainUtc.js';
+import { plainUtcMs } from '../src/time/plainUtc.js';
 import { fastRecordSchema, unitRateSchema } from '../src/api/schemas.js';
 import { pageWindowMs, pageWindows } from '../src/ingest/ingestRates.js';
 import { ROW_GROUP_ROWS, takeGroup } from '../src/ingest/RateWriter.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
-import { RateColumns } from '../src/store/RateColumns.js';
+import { RateColumns } from '../src/rates/RateColumns.js';
 import { HALF_HOUR_MS, localDateOf, settlementPeriod, utcOffsetMinutes } from '../src/time/index.js';
 import { ingest, query, tempDir } from './helpers/warehouseTools.js';
 

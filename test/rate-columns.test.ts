@@ -1,7 +1,7 @@
 // RateColumns: rates as number columns, parsed once, deduplicated only when something repeats.
 import { describe, expect, it } from 'vitest';
 import type { UnitRate } from '../src/api/schemas.js';
-import { RateColumns } from '../src/store/RateColumns.js';
+import { RateColumns } from '../src/rates/RateColumns.js';
 
 const rate = (from: string, to: string | null, price: number, pm: string | null = null): UnitRate => ({
   valid_from: from, valid_to: to, value_exc_vat: price, value_inc_vat: price * 1.05, payment_method: pm,

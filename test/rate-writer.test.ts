@@ -8,7 +8,7 @@ import { OctopusClient } from '../src/api/OctopusClient.js';
 import { silentLogger } from '../src/log/createLogger.js';
 import { ROW_GROUP_ROWS, RateWriter, type WriterChunk } from '../src/ingest/RateWriter.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
-import { RateColumns } from '../src/store/RateColumns.js';
+import { RateColumns } from '../src/rates/RateColumns.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { prepareStaging } from '../src/store/writeRates.js';
 import { tempDir } from './helpers/warehouseTools.js';

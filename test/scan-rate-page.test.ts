@@ -8,7 +8,7 @@ import { request } from 'undici';
 import { scanRatePage, type ScannedRatePage } from '../src/api/scanRatePage.js';
 import { fastRecordSchema, pageEnvelopeSchema, unitRateSchema } from '../src/api/schemas.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
-import { RateColumns } from '../src/store/RateColumns.js';
+import { RateColumns } from '../src/rates/RateColumns.js';
 
 const utf8 = new TextDecoder();
 const bytesOf = (text: string) => new TextEncoder().encode(text);

@@ -2,7 +2,7 @@
 // spec: shapes from recorded responses, see test/fixtures/PROVENANCE.md). Instants carry the
 // local offset (`+01:00` in summer; older responses `+0100`).
 import { z } from 'zod';
-import { parseInstant } from '../ingest/readConsumptionCsv.js';
+import { parseInstant } from '../time/parseInstant.js';
 
 const instant = z.string().refine((s) => parseInstant(s) !== undefined, 'an ISO 8601 date-time with an offset');
 

@@ -2,7 +2,7 @@
 // stopping rules in one place — a `next` on another origin is refused (credentials must never go
 // elsewhere), a repeated `next` is a loop, and the records seen must add up to `count`.
 import type { BodyScanner, Credentials, HttpClient, ScannedResponse } from './HttpClient.js';
-import { RateColumns } from '../store/RateColumns.js';
+import { RateColumns } from '../rates/RateColumns.js';
 import { scanRatePage, type ScannedRatePage } from './scanRatePage.js';
 import {
   CountMismatchError, ForeignNextUrlError, InvalidResponseError, PaginationLoopError, RecordValidationError,

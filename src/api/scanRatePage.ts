@@ -7,7 +7,7 @@
 // field, a byte out of place) gives undefined, and the page goes the general way (JSON.parse, then
 // zod) that accepts it or names its field and index exactly as before. So every page read here is
 // one the general way reads the same, value for value.
-import { RateColumns } from '../store/RateColumns.js';
+import { RateColumns } from '../rates/RateColumns.js';
 import { DAY_MS, daysFromCivil, daysInMonth } from '../time/civil.js';
 
 export interface ScannedRatePage {

@@ -1,7 +1,7 @@
 // zod schemas of the documented resources. Documented fields are checked; fields the spec does not
 // list are tolerated and kept (looseObject), because the interface grows.
 import { z } from 'zod';
-import { plainUtcMs } from './plainUtc.js';
+import { plainUtcMs } from '../time/plainUtc.js';
 
 const datetime = z.iso.datetime({ offset: true });
 

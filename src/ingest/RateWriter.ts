@@ -12,7 +12,7 @@
 // batch, so that a bad batch fails only its own tariff. Fetching goes on meanwhile, pausing while
 // MAX_QUEUED_ROWS fetched rates wait.
 import type { Logger } from 'pino';
-import type { RateColumns } from '../store/RateColumns.js';
+import type { RateColumns } from '../rates/RateColumns.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { writeRateBatch, writeRateBatches, type RateBatch, type RateKind, type WriteCounts } from '../store/writeRates.js';
 

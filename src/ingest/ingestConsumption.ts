@@ -14,7 +14,7 @@ import {
 } from '../store/writeConsumption.js';
 import { HALF_HOUR_MS } from '../time/index.js';
 import { gasKwh } from './gasKwh.js';
-import { parseInstant } from './readConsumptionCsv.js';
+import { parseInstant } from '../time/parseInstant.js';
 
 export interface IngestConsumptionOptions {
   warehouse: Warehouse;

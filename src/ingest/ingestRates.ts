@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { OctopusClient } from '../api/OctopusClient.js';
 import type { RatePage } from '../api/paginate.js';
 import type { Warehouse } from '../store/Warehouse.js';
-import { RateColumns } from '../store/RateColumns.js';
+import { RateColumns } from '../rates/RateColumns.js';
 import { StorageError } from '../store/StorageError.js';
 import { prepareStaging, type RateKind, type WriteCounts } from '../store/writeRates.js';
 import { RateWriter } from './RateWriter.js';

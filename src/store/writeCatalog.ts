@@ -1,7 +1,6 @@
 // Upserts of the products list and the tariffs we know of. first_seen_at survives re-fetches;
 // last_seen_at moves forward.
 import type { DuckDBValue } from '@duckdb/node-api';
-import type { Product } from '../api/schemas.js';
 import { valuesList } from './valuesList.js';
 import type { Warehouse } from './Warehouse.js';
 
@@ -17,7 +16,28 @@ export interface TariffRow {
   nightBand?: { startMinutes: number; endMinutes: number };
 }
 
-export async function upsertProducts(warehouse: Warehouse, products: Product[], seenAt: Date): Promise<void> {
+/** A product as the products list gives it (validated by api/schemas.ts, productSchema): the fields
+ *  stored in columns; the whole record is stored as JSON too. */
+export interface ProductRecord {
+  code: string;
+  direction: string;
+  full_name: string;
+  display_name: string;
+  description: string;
+  is_variable: boolean;
+  is_green: boolean;
+  is_tracker: boolean;
+  is_prepay: boolean;
+  is_business: boolean;
+  is_restricted: boolean;
+  term: number | null;
+  available_from: string;
+  available_to: string | null;
+  links: unknown[];
+  brand: string;
+}
+
+export async function upsertProducts(warehouse: Warehouse, products: ProductRecord[], seenAt: Date): Promise<void> {
   if (products.length === 0) return;
   const instant = 'CAST(? AS TIMESTAMPTZ)';
   const seen = 'CAST($seen AS TIMESTAMPTZ)';

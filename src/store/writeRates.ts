@@ -3,7 +3,7 @@
 // backfill's usual case) are staged together and inserted by one statement per table; a batch
 // that overlaps stored rows is merged on its own, keeping revised prices in unit_rate_revisions.
 import { DOUBLE, DuckDBDataChunk, INTEGER, type DuckDBAppender } from '@duckdb/node-api';
-import { RateColumns } from './RateColumns.js';
+import type { RateColumns } from '../rates/RateColumns.js';
 import type { Warehouse } from './Warehouse.js';
 import { valuesList } from './valuesList.js';
 import { HALF_HOUR_MS } from '../time/index.js';

@@ -1,9 +1,19 @@
 // Fetched rates held as columns of numbers (epoch milliseconds, prices) rather than one object per
 // half-hour: a backfill keeps several chunks of thousands of rates in memory while they wait for
 // the writer, and plain number arrays cost a fraction of the objects and none of their garbage.
-import { plainUtcMs } from '../api/plainUtc.js';
-import type { UnitRate } from '../api/schemas.js';
+// They are what api/ reads from rate pages, ingest/ holds and store/ writes, so they live in none
+// of those folders.
 import { HALF_HOUR_MS } from '../time/index.js';
+import { plainUtcMs } from '../time/plainUtc.js';
+
+/** A rate as the supplier sends it (validated by api/schemas.ts, unitRateSchema). */
+export interface RateRecord {
+  value_exc_vat: number;
+  value_inc_vat: number;
+  valid_from: string;
+  valid_to: string | null;
+  payment_method?: string | null | undefined;
+}
 
 export class RateColumns {
   readonly validFrom: number[] = [];
@@ -13,7 +23,7 @@ export class RateColumns {
   readonly valueIncVat: number[] = [];
   readonly paymentMethod: (string | null)[] = [];
 
-  static of(rates: readonly UnitRate[]): RateColumns {
+  static of(rates: readonly RateRecord[]): RateColumns {
     const columns = new RateColumns();
     columns.pushAll(rates);
     return columns;
@@ -31,7 +41,7 @@ export class RateColumns {
     return this.validFrom.length;
   }
 
-  pushAll(rates: readonly UnitRate[]): void {
+  pushAll(rates: readonly RateRecord[]): void {
     // Neighbouring rates share a boundary (newest first: one's valid_to is the next's valid_from
     // string), so each instant is parsed once.
     let lastText = '';

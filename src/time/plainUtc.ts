@@ -3,7 +3,7 @@
 // converted by character codes, without a regular expression, a match array or Date.parse.
 // Anything else (offsets, fractions) is NaN here and goes the general way (zod, Date.parse).
 
-import { DAY_MS, daysFromCivil, daysInMonth, readDigits } from '../time/civil.js';
+import { DAY_MS, daysFromCivil, daysInMonth, readDigits } from './civil.js';
 
 /** The last date part read (`YYYY-MM-DD`) and its midnight: rates come in runs of a day. */
 let dayText = '#';
