@@ -1,8 +1,8 @@
 // Analysts open the warehouse with other DuckDB clients (Python wheels, JDBC, DBeaver), often of
-// an older DuckDB than tariffs' own 1.5.5: from 1.1 on, the file must open read-only and every
-// view and macro must give the answers 1.5.5 gives. A warehouse with real data is built through
+// an older DuckDB than tariffs' own 1.5.6: from 1.1 on, the file must open read-only and every
+// view and macro must give the answers 1.5.6 gives. A warehouse with real data is built through
 // tariffs' own code (sandbox prices, the sandbox account's meters, agreements and consumption, a
-// supplier CSV, the event fixtures); then DuckDB 1.1, 1.2, 1.3, 1.4 and 1.5.5 (the aliased
+// supplier CSV, the event fixtures); then DuckDB 1.1, 1.2, 1.3, 1.4 and 1.5.6 (the aliased
 // @duckdb/node-api releases of package.json) each open it in a process of their own
 // (test/helpers/duckdbClientProbe.mjs), list the views and macros, count and read every view and
 // call every macro with the argument sets of MACRO_CALLS, and the answers are compared, values
@@ -26,7 +26,7 @@ const PROBE = fileURLToPath(new URL('./helpers/duckdbClientProbe.mjs', import.me
 const EVENT_FIXTURES = ['agreements.jsonl', 'sample.jsonl'].map((f) => fileURLToPath(new URL(`./fixtures/events/${f}`, import.meta.url)));
 
 /** The client tariffs uses, whose answers are the reference. */
-const CURRENT = { package: '@duckdb/node-api', version: 'v1.5.5' };
+const CURRENT = { package: '@duckdb/node-api', version: 'v1.5.6' };
 /** Older clients (devDependencies aliased to older @duckdb/node-api releases) and the DuckDB each bundles. */
 const OLD_CLIENTS = [
   { package: 'duckdb-node-api-1-1', version: 'v1.1.3' },
@@ -274,16 +274,16 @@ function difference(answer: StatementAnswer | undefined, reference: StatementAns
   if (!answer) return 'not run';
   if (answer.error) return `error: ${answer.error}`;
   if (JSON.stringify(answer.columns) !== JSON.stringify(reference.columns)) {
-    return `columns ${JSON.stringify(answer.columns)}, 1.5.5: ${JSON.stringify(reference.columns)}`;
+    return `columns ${JSON.stringify(answer.columns)}, 1.5.6: ${JSON.stringify(reference.columns)}`;
   }
-  if (answer.count !== reference.count) return `count(*) ${answer.count}, 1.5.5: ${reference.count}`;
-  if (answer.rows!.length !== reference.rows!.length) return `${answer.rows!.length} rows, 1.5.5: ${reference.rows!.length}`;
+  if (answer.count !== reference.count) return `count(*) ${answer.count}, 1.5.6: ${reference.count}`;
+  if (answer.rows!.length !== reference.rows!.length) return `${answer.rows!.length} rows, 1.5.6: ${reference.rows!.length}`;
   const mine = sortedRows(answer.rows!);
   const theirs = sortedRows(reference.rows!);
   for (let i = 0; i < mine.length; i++) {
     const a = mine[i]!;
     const b = theirs[i]!;
-    if (a.length !== b.length || a.some((v, j) => !sameValue(v, b[j]))) return `row ${JSON.stringify(a)}, 1.5.5: ${JSON.stringify(b)}`;
+    if (a.length !== b.length || a.some((v, j) => !sameValue(v, b[j]))) return `row ${JSON.stringify(a)}, 1.5.6: ${JSON.stringify(b)}`;
   }
   return '';
 }
@@ -315,7 +315,7 @@ describe('the file and what is asked of it', () => {
     }
   });
 
-  it('covers every view and macro, and 1.5.5 answers each call with rows', () => {
+  it('covers every view and macro, and 1.5.6 answers each call with rows', () => {
     const current = answers.get(CURRENT.package)!;
     expect(current.failed ?? current.open_error).toBeUndefined();
     expect(current.version).toBe(CURRENT.version);
@@ -330,7 +330,7 @@ describe('the file and what is asked of it', () => {
 });
 
 describe.each(OLD_CLIENTS)('DuckDB $version ($package)', (client) => {
-  it('opens the file read-only and answers every view and macro call as 1.5.5 does', () => {
+  it('opens the file read-only and answers every view and macro call as 1.5.6 does', () => {
     const answer = answers.get(client.package)!;
     const reference = answers.get(CURRENT.package)!;
     console.log(`${client.version}: ${answer.open_error ? 'did not open the file' : `${plan.length} statements`} in ${answer.seconds?.toFixed(1)} s`);
