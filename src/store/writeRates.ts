@@ -106,8 +106,8 @@ async function storedSpans(warehouse: Warehouse): Promise<Map<string, { earliest
 }
 
 /** Replaces the staged rows with these batches' rates, numbered by their position, appended as
- *  data chunks (one native copy a column of 2048 rows, not one call a value). Returns what the SQL
- *  reads them as (STAGE, or STAGE_WITHOUT_PM). */
+ *  data chunks of 2048 rows (one native copy a column, not one native call a value). Returns what
+ *  the SQL reads them as (STAGE, or STAGE_WITHOUT_PM). */
 async function stage(warehouse: Warehouse, parts: readonly RateColumns[]): Promise<string> {
   await warehouse.run(`DELETE FROM ${STAGE_ROWS}`);
   await warehouse.run(`DELETE FROM ${STAGE_PM}`);
