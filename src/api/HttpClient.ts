@@ -4,7 +4,6 @@
 // cap and what is left of the budget): a body that trickles in never goes idle, so the idle
 // timeouts alone would let it run forever. 400/401/403/404 and invalid records are never retried. undici's RetryAgent
 // is not used because it silently shortens a Retry-After above its cap; here that fails loudly.
-import { bodyRead } from './reclaimBodies.js';
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import { anySignal, deadlineSignal } from '../abortSignals.js';
@@ -208,13 +207,8 @@ export class HttpClient {
         method, headers, body, dispatcher: this.dispatcher, signal: signal.signal,
         headersTimeout: this.timeouts.headersMs, bodyTimeout: this.timeouts.bodyMs,
       });
-      if (scan) {
-        bytes = new Uint8Array(await response.body.arrayBuffer());
-        bodyRead(bytes.length);
-      } else {
-        text = await response.body.text();
-        bodyRead(text.length);
-      }
+      if (scan) bytes = new Uint8Array(await response.body.arrayBuffer());
+      else text = await response.body.text();
     } catch (error) {
       if (deadline.expired() && !options.signal?.aborted) {
         const why = limitMs < this.timeouts.attemptMs ? 'what was left of the time budget' : 'the per-attempt limit';

@@ -16,12 +16,14 @@ export interface RateRecord {
 }
 
 export class RateColumns {
-  readonly validFrom: number[] = [];
-  /** NaN: open-ended. */
-  readonly validTo: number[] = [];
-  readonly valueExcVat: number[] = [];
-  readonly valueIncVat: number[] = [];
-  readonly paymentMethod: (string | null)[] = [];
+  constructor(
+    readonly validFrom: number[] = [],
+    /** NaN: open-ended. */
+    readonly validTo: number[] = [],
+    readonly valueExcVat: number[] = [],
+    readonly valueIncVat: number[] = [],
+    readonly paymentMethod: (string | null)[] = [],
+  ) {}
 
   static of(rates: readonly RateRecord[]): RateColumns {
     const columns = new RateColumns();
@@ -32,9 +34,9 @@ export class RateColumns {
   /** These columns one after another, in this order. */
   static concat(parts: readonly RateColumns[]): RateColumns {
     if (parts.length === 1) return parts[0]!;
-    const out = new RateColumns();
-    for (const part of parts) for (let i = 0; i < part.length; i++) out.copyRow(part, i);
-    return out;
+    const joined = <T>(column: (part: RateColumns) => T[]): T[] => ([] as T[]).concat(...parts.map(column));
+    return new RateColumns(joined((p) => p.validFrom), joined((p) => p.validTo), joined((p) => p.valueExcVat),
+      joined((p) => p.valueIncVat), joined((p) => p.paymentMethod));
   }
 
   get length(): number {
@@ -66,9 +68,8 @@ export class RateColumns {
 
   /** The rows at these positions, in this order. */
   pick(indexes: readonly number[]): RateColumns {
-    const out = new RateColumns();
-    for (const i of indexes) out.copyRow(this, i);
-    return out;
+    const at = <T>(column: T[]): T[] => indexes.map((i) => column[i]!);
+    return new RateColumns(at(this.validFrom), at(this.validTo), at(this.valueExcVat), at(this.valueIncVat), at(this.paymentMethod));
   }
 
   /** The `count` oldest rates apart from the rest, when the rates run strictly newest first (as
@@ -80,17 +81,8 @@ export class RateColumns {
   }
 
   private slice(start: number, end: number): RateColumns {
-    const out = new RateColumns();
-    for (let i = start; i < end; i++) out.copyRow(this, i);
-    return out;
-  }
-
-  private copyRow(source: RateColumns, i: number): void {
-    this.validFrom.push(source.validFrom[i]!);
-    this.validTo.push(source.validTo[i]!);
-    this.valueExcVat.push(source.valueExcVat[i]!);
-    this.valueIncVat.push(source.valueIncVat[i]!);
-    this.paymentMethod.push(source.paymentMethod[i]!);
+    return new RateColumns(this.validFrom.slice(start, end), this.validTo.slice(start, end),
+      this.valueExcVat.slice(start, end), this.valueIncVat.slice(start, end), this.paymentMethod.slice(start, end));
   }
 
   /** One row per (valid_from, payment_method); the last one seen wins. Usually returns itself. */
