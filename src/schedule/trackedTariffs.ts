@@ -3,6 +3,7 @@
 // account's agreements are only known by asking the API — every tariff the ingest has a cursor
 // for when accounts are configured. With nothing configured, every tariff with stored rates.
 import type { Config } from '../config/loadConfig.js';
+import { fetchedTariffs } from '../store/cursors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 
 export type TrackedSource = 'tariff' | 'product' | 'account' | 'stored';
@@ -17,7 +18,7 @@ export interface TrackedTariff {
 export type TrackedSelection = Pick<Config, 'tariffs' | 'products' | 'accounts'>;
 
 export async function trackedTariffs(warehouse: Warehouse, selection: TrackedSelection): Promise<TrackedTariff[]> {
-  const fetched = new Set((await warehouse.all('SELECT DISTINCT tariff_code FROM ingest_cursors')).map((r) => r.tariff_code as string));
+  const fetched = await fetchedTariffs(warehouse);
   const out = new Map<string, TrackedTariff>();
   const add = (tariffCode: string, source: TrackedSource) => {
     if (!out.has(tariffCode)) out.set(tariffCode, { tariffCode, source, fetched: fetched.has(tariffCode) });

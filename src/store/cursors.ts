@@ -30,6 +30,11 @@ export async function readCursors(warehouse: Warehouse): Promise<Map<string, Cur
   return cursors;
 }
 
+/** The tariffs the ingest has fetched at least once (those with a cursor). */
+export async function fetchedTariffs(warehouse: Warehouse): Promise<Set<string>> {
+  return new Set((await warehouse.all<{ tariff_code: string }>('SELECT DISTINCT tariff_code FROM ingest_cursors')).map((r) => r.tariff_code));
+}
+
 /** The span of valid_from each stream has stored (epoch ms), by streamKey. */
 export async function storedSpans(warehouse: Warehouse): Promise<Map<string, { earliest: number; latest: number }>> {
   const spans = new Map<string, { earliest: number; latest: number }>();
