@@ -75,7 +75,7 @@ describe('tariffs ingest, interrupted', () => {
     const runs = await query(db, `SELECT status, count(*) AS n FROM ingest_runs GROUP BY 1 ORDER BY 1`);
     expect(runs.find((r) => r.status === 'running')).toBeUndefined();
     expect(runs.find((r) => r.status === 'ok')?.n).toBeGreaterThanOrEqual(1);
-  });
+  }, 180_000); // six CLI runs, five waiting for their nth commit: a budget for a loaded machine, not a speed claim
 
   it('SIGTERM finishes the current write, exits non-zero with a message, and leaves a consistent file', async () => {
     const db = tmp.file('sigterm.duckdb');
