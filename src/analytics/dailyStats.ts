@@ -74,9 +74,7 @@ export async function dailyStats(warehouse: Warehouse, request: DailyStatsReques
     { tariffs: tariffsParam(request), ...localDayParams(request) });
   if (rows.length === 0 && !request.tariffs) await requireData(warehouse, request.tariff, request);
   return rows.map((row) => ({
-    tariff_code: String(row.tariff_code),
-    payment_method: row.payment_method as string | null,
-    rate_type: String(row.rate_type),
+    ...seriesOf(row),
     local_date: String(row.local_date),
     day_start_local: String(row.day_start_local),
     slots: Number(row.slots),
@@ -87,6 +85,11 @@ export async function dailyStats(warehouse: Warehouse, request: DailyStatsReques
 }
 
 /** The price columns of a daily_stats or monthly_stats row, typed. */
+/** A row's series: the tariff, payment method and rate type every per-series answer starts with. */
+export function seriesOf(row: JsRow): { tariff_code: string; payment_method: string | null; rate_type: string } {
+  return { tariff_code: String(row.tariff_code), payment_method: row.payment_method as string | null, rate_type: String(row.rate_type) };
+}
+
 export function priceStatsOf(row: JsRow): Omit<PriceStats, 'slots' | 'expected_slots' | 'negative_slots'> {
   const number = (column: string) => Number(row[column]);
   const optional = (column: string) => (row[column] === null ? null : Number(row[column]));

@@ -1,5 +1,6 @@
 // Missing half-hours of half-hourly series, per local day: the gaps view of sql/views.
 import type { Warehouse } from '../store/Warehouse.js';
+import { seriesOf } from './dailyStats.js';
 import { checkRange, type Range } from './range.js';
 import { requireData } from './requireData.js';
 import { inLocalDays, inTariffs, localDayParams, tariffsParam } from './scopeSql.js';
@@ -32,9 +33,7 @@ export async function gaps(warehouse: Warehouse, request: GapsRequest = {}): Pro
     { tariffs: tariffsParam(request), ...localDayParams(request) });
   if (rows.length === 0) await requireData(warehouse, request.tariff);
   return rows.map((row) => ({
-    tariff_code: String(row.tariff_code),
-    payment_method: row.payment_method as string | null,
-    rate_type: String(row.rate_type),
+    ...seriesOf(row),
     local_date: String(row.local_date),
     day_slots: Number(row.day_slots),
     expected_slots: Number(row.expected_slots),

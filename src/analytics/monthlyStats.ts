@@ -1,6 +1,6 @@
 // Each Europe/London calendar month per series: the monthly_stats view of sql/views.
 import type { Warehouse } from '../store/Warehouse.js';
-import { priceStatsOf, type PriceStats } from './dailyStats.js';
+import { priceStatsOf, seriesOf, type PriceStats } from './dailyStats.js';
 import { PRICE_STAT_COLUMNS, priceDoubleSql } from './priceSql.js';
 import { inTariffs, localDayParams, tariffsParam } from './scopeSql.js';
 import { checkRange, type Range } from './range.js';
@@ -48,9 +48,7 @@ export async function monthlyStats(warehouse: Warehouse, request: MonthlyStatsRe
   return rows.map((row) => {
     const { peak_mean_inc_vat, off_peak_mean_inc_vat, mean_exc_vat, ...spread } = priceStatsOf(row);
     return {
-      tariff_code: String(row.tariff_code),
-      payment_method: row.payment_method as string | null,
-      rate_type: String(row.rate_type),
+      ...seriesOf(row),
       month: String(row.month),
       days: Number(row.days),
       slots: Number(row.slots),
