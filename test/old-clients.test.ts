@@ -19,7 +19,7 @@ import { importConsumptionFile } from '../src/ingest/importConsumptionFile.js';
 import { runIngest } from '../src/ingest/ingest.js';
 import { silentLogger } from '../src/log/createLogger.js';
 import { sqlDir, warehouseTemplatePath } from '../src/paths.js';
-import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox } from '../src/sandbox/startSandbox.js';
+import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, SANDBOX_EV_ACCOUNT, startSandbox } from '../src/sandbox/startSandbox.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 
 const PROBE = fileURLToPath(new URL('./helpers/duckdbClientProbe.mjs', import.meta.url));
@@ -42,6 +42,7 @@ const DAY_NIGHT = 'E-2R-VAR-22-11-01-A'; // day and night rates, two payment met
 const EV = 'E-2R-EV-SANDBOX-24-01-01-L'; // long rates banded by the tariff's night hours
 const FLEXIBLE = 'E-1R-VAR-17-01-11-A';
 const OUTGOING = 'E-1R-AGILE-OUTGOING-19-05-13-C';
+const EV_MP = '2000000000031'; // the sandbox's Intelligent Octopus Go household, on EV, with dispatches
 const IMPORT_MP = '2000000000011'; // the sandbox account's import meter: Agile J, then Flexible from 2023-08-31 23:00Z
 const IMPORT_SERIAL = '23J0000001';
 const EXPORT_MP = '2000000000012'; // its export meter, on Agile Outgoing C
@@ -117,6 +118,12 @@ const MACRO_CALLS: Record<string, string[]> = {
     from(`tariff_comparison('${EXPORT_MP}', ['${OUTGOING}'], ${HALF_YEAR})`),
   ],
   net_costs: [from(`net_costs('${IMPORT_MP}', '${EXPORT_MP}', ${HALF_YEAR})`)],
+  effective_rates_with: [
+    `SELECT * FROM effective_rates_with('default') WHERE slot_start >= ${at('2024-03-29 00:00:00')} AND slot_start < ${at('2024-04-02 00:00:00')}`,
+    `SELECT * FROM effective_rates_with('planned', meter := '${EV_MP}') WHERE slot_start < ${at('2024-04-02 00:00:00')}`,
+    `SELECT * FROM effective_rates_with('none') WHERE local_date = DATE '2024-03-31'`,
+  ],
+  off_peak_periods_with: [from(`off_peak_periods_with('completed')`)],
   london_iso: [`SELECT slot_start, london_iso(slot_start) AS iso FROM rate_slots WHERE tariff_code = '${AGILE_H}'`],
   london_local: [`SELECT valid_from, l.local_date, l.local_start, l.utc_offset_minutes, l.settlement_period
     FROM (SELECT valid_from, london_local(valid_from) AS l FROM unit_rates WHERE tariff_code = '${AGILE_H}')`],
@@ -188,7 +195,8 @@ afterAll(() => {
 });
 
 /** The warehouse analysts get: what `tariffs ingest` writes from the sandbox (Agile, day/night and
- *  banded tariffs, the account's meters, agreements and half-hourly consumption), a supplier CSV
+ *  banded tariffs, the account's meters, agreements and half-hourly consumption, the Intelligent
+ *  Octopus Go household's too with its dispatches), a supplier CSV
  *  (`tariffs consumption import`), the event fixtures (`tariffs events load`), and two Agile
  *  half-hours deleted (a gap). The long rates rate_slots expands (long_unit_rates) are cut to
  *  SPAN_START → SPAN_END and the gas tariff's dropped (no call prices gas): rate_slots expands an
@@ -200,7 +208,10 @@ async function buildWarehouse(file: string): Promise<void> {
     const config = loadConfig({ db: file, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY });
     const tariffs = [AGILE_J, AGILE_H, AGILE_N, 'E-1R-AGILE-24-10-01-G', 'E-1R-AGILE-24-10-01-M', DAY_NIGHT, EV, FLEXIBLE, OUTGOING];
     const summary = await runIngest(
-      { tariffs, products: [{ code: 'EV-SANDBOX-24-01-01', regions: ['L'] }], accounts: [SANDBOX_ACCOUNT], from: new Date('2023-03-01T00:00:00Z') },
+      {
+        tariffs, products: [{ code: 'EV-SANDBOX-24-01-01', regions: ['L'] }], accounts: [SANDBOX_ACCOUNT, SANDBOX_EV_ACCOUNT],
+        from: new Date('2023-03-01T00:00:00Z'),
+      },
       { config, logger: silentLogger(), now: () => new Date('2026-06-01T00:00:00Z') },
     );
     if (summary.status !== 'ok') throw new Error(`ingest from the sandbox: ${summary.status}: ${summary.errors.join('; ')}`);

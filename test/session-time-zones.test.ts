@@ -5,7 +5,9 @@
 // variable, day/night and four-rate EV tariffs whose long rates rate_slots expands) and the sandbox
 // household's consumption, plus: a real hole on a fall-back day (two half-hours of Agile J deleted
 // on 2023-10-29), the supplier's CSV for two weeks of the household's import (supplier_cost_check)
-// and the event fixtures (event_agreements). Then plain @duckdb/node-api connections in UTC,
+// and the event fixtures (event_agreements), and the sandbox's Intelligent Octopus Go household
+// (its EV agreement, its completed dispatches around the 2024 clock changes and a plan: effective
+// rates, off-peak periods with dispatches). Then plain @duckdb/node-api connections in UTC,
 // Europe/London, America/New_York and Australia/Sydney run every view (from duckdb_views()), every
 // macro (from duckdb_functions(), with the arguments of MACRO_CALLS: a macro without any fails) and
 // every SQL example of the README, and each must give the UTC answer. Instants are compared as
@@ -19,7 +21,9 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadEvents } from '../src/events/loadEvents.js';
 import { importConsumptionFile } from '../src/ingest/importConsumptionFile.js';
+import { COMPLETED_DISPATCHES, EV_HOUSEHOLD, SANDBOX_EV_ACCOUNT, SANDBOX_EV_DEVICE } from '../src/sandbox/startSandbox.js';
 import { Warehouse } from '../src/store/Warehouse.js';
+import { recordDispatchFetch, writeDispatches } from '../src/store/writeDispatches.js';
 import { copyOfDemoWarehouse } from './helpers/demoWarehouse.js';
 import { tempDir } from './helpers/warehouseTools.js';
 
@@ -124,6 +128,15 @@ const MACRO_CALLS: Record<string, string[]> = {
   scenario_monthly_costs: [`SELECT * FROM scenario_monthly_costs('${IMPORT}', ['actual', '${J}'], ${MONTHS_FALL})`],
   tariff_comparison: [`SELECT * FROM tariff_comparison('${IMPORT}', ['${J}', '${VAR}'], ${MONTHS_SPRING})`],
   net_costs: [`SELECT * FROM net_costs('${IMPORT}', '${EXPORT}', ${MONTHS_SPRING})`],
+  effective_rates_with: [
+    `SELECT * FROM effective_rates_with('default') WHERE slot_start >= ${ts('2024-10-25 00:00:00+01')} AND slot_start < ${ts('2024-10-29 00:00:00+00')}`,
+    `SELECT * FROM effective_rates_with('planned', meter := '${EV_HOUSEHOLD.mpan}') WHERE local_date BETWEEN DATE '2024-10-26' AND DATE '2024-10-27'`,
+    `SELECT * FROM effective_rates_with('none') WHERE slot_start >= ${ts('2024-03-29 00:00:00+00')} AND slot_start < ${ts('2024-04-02 00:00:00+01')}`,
+  ],
+  off_peak_periods_with: [
+    `SELECT * FROM off_peak_periods_with('completed') WHERE start >= ${ts('2024-03-29 00:00:00+00')} AND start < ${ts('2024-04-02 00:00:00+01')}`,
+    `SELECT * FROM off_peak_periods_with('default') WHERE local_date BETWEEN DATE '2024-10-25' AND DATE '2024-10-28'`,
+  ],
   london_iso: [
     `SELECT t, london_iso(t) FROM generate_series(${ts('2023-03-25 22:00:00+00')}, ${ts('2023-03-26 04:00:00+00')}, INTERVAL 30 MINUTE) AS g(t)`,
     `SELECT t, london_iso(t) FROM generate_series(${ts('2023-10-28 22:00:00+00')}, ${ts('2023-10-29 04:00:00+00')}, INTERVAL 30 MINUTE) AS g(t)`,
@@ -247,6 +260,22 @@ async function supplierCsv(warehouse: Warehouse): Promise<string> {
   return `${lines.join('\n')}\n`;
 }
 
+/** The sandbox's Intelligent Octopus Go household as `ingest --account` stores it: its meter point
+ *  and EV agreement, its completed dispatches (fetched 2024-11-01) and one plan of 2024-10-27. */
+async function addIogHousehold(warehouse: Warehouse): Promise<void> {
+  const seen = '2024-11-01T00:00:00Z';
+  await warehouse.run(`INSERT INTO meter_points VALUES ($mp, 'electricity', false, [$serial], $account, CAST($seen AS TIMESTAMPTZ), CAST($seen AS TIMESTAMPTZ))`,
+    { mp: EV_HOUSEHOLD.mpan, serial: EV_HOUSEHOLD.serial, account: SANDBOX_EV_ACCOUNT, seen });
+  await warehouse.run(`INSERT INTO agreements VALUES ($mp, $tariff, CAST($from AS TIMESTAMPTZ), NULL, $account, CAST($seen AS TIMESTAMPTZ))`,
+    { mp: EV_HOUSEHOLD.mpan, tariff: EV_HOUSEHOLD.tariff, from: EV_HOUSEHOLD.agreementFrom, account: SANDBOX_EV_ACCOUNT, seen });
+  const span = (start: string, end: string) => ({ start: Date.parse(start), end: Date.parse(end), deltaKwh: -3, type: 'SMART', source: null, location: null });
+  await writeDispatches(warehouse, 'planned', SANDBOX_EV_ACCOUNT, SANDBOX_EV_DEVICE,
+    [span('2024-10-27T13:00:00Z', '2024-10-27T14:00:00Z'), span('2024-10-27T16:00:00Z', '2024-10-27T17:30:00Z')], new Date('2024-10-27T12:00:00Z'), 1);
+  await writeDispatches(warehouse, 'completed', SANDBOX_EV_ACCOUNT, '',
+    COMPLETED_DISPATCHES.map((d) => ({ ...span(d.start, d.end), type: null })), new Date(seen), 1);
+  await recordDispatchFetch(warehouse, { accountNumber: SANDBOX_EV_ACCOUNT, kind: 'completed', outcome: 'ok', listed: COMPLETED_DISPATCHES.length }, new Date(seen), 1);
+}
+
 beforeAll(async () => {
   await copyOfDemoWarehouse(db);
   const warehouse = await Warehouse.open(db);
@@ -261,6 +290,7 @@ beforeAll(async () => {
       const file = fileURLToPath(new URL(`./fixtures/events/${name}`, import.meta.url));
       await loadEvents(warehouse, createReadStream(file), { source: file });
     }
+    await addIogHousehold(warehouse);
     await warehouse.checkpoint();
   } finally {
     warehouse.close();

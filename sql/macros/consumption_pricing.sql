@@ -8,9 +8,15 @@
 -- Costs are pence, unrounded. Unit rates: rate_type standard, the payment method given or none.
 -- carried: the price is the tariff's last published rate, one without an end (valid_to NULL),
 -- carried forward to this half-hour; carried_from: that rate's first Europe/London day.
--- meter_ref → readings → bounds → days → slots → assigned (scenario's tariff) → prices → final.
+-- Intelligent Octopus Go: where the meter's account has such an agreement, the price is the one
+-- effective_rates_with(dispatches) gives (dispatched half-hours at the off-peak price, the daily
+-- cap): dispatches 'default' (completed ones, the plan for the future), 'completed', 'planned'
+-- or 'none' (the night band only).
+-- meter_ref → readings → bounds → days → slots → assigned (scenario's tariff) → prices
+-- (→ effective) → final.
 CREATE OR REPLACE MACRO consumption_pricing(meter, scenarios, range_from, range_to,
-                                            payment := 'DIRECT_DEBIT', whole_days := false) AS TABLE
+                                            payment := 'DIRECT_DEBIT', whole_days := false,
+                                            dispatches := 'default') AS TABLE
 WITH meter_ref AS (
     SELECT split_part(meter, ':', 1) AS mp, nullif(split_part(meter, ':', 2), '') AS serial_no
 ),
@@ -82,6 +88,14 @@ prices AS (
       AND slot_start >= (SELECT b_from FROM bounds)
       AND slot_start < (SELECT b_to FROM bounds)
 ),
+effective AS (
+    SELECT tariff_code, slot_start, value_inc_vat, value_exc_vat
+    FROM effective_rates_with(dispatches, meter := meter)
+    WHERE dispatches <> 'none'
+      AND coalesce(payment_method, payment) = payment
+      AND slot_start >= (SELECT b_from FROM bounds)
+      AND slot_start < (SELECT b_to FROM bounds)
+),
 open_ended AS (
     -- each tariff's last published rates, those without an end (valid_to NULL): carried forward
     SELECT tariff_code, min(valid_from) AS carried_start, min(local_date) AS carried_from
@@ -101,10 +115,10 @@ SELECT
     a.settlement_period,
     -- consumption, price (p/kWh), cost (p, unrounded; NULL when either is missing)
     r.kwh,
-    p.value_inc_vat,
-    p.value_exc_vat,
-    r.kwh * p.value_inc_vat AS cost_inc_vat,
-    r.kwh * p.value_exc_vat AS cost_exc_vat,
+    coalesce(e.value_inc_vat, p.value_inc_vat) AS value_inc_vat,
+    coalesce(e.value_exc_vat, p.value_exc_vat) AS value_exc_vat,
+    r.kwh * coalesce(e.value_inc_vat, p.value_inc_vat) AS cost_inc_vat,
+    r.kwh * coalesce(e.value_exc_vat, p.value_exc_vat) AS cost_exc_vat,
     r.kwh IS NOT NULL AS has_reading,
     p.value_inc_vat IS NOT NULL AS has_price,
     -- priced at a last published rate without an end (carried forward), and that rate's first local day
@@ -113,4 +127,5 @@ SELECT
 FROM assigned AS a
 LEFT JOIN readings AS r ON r.slot_start = a.slot_start
 LEFT JOIN prices AS p ON p.tariff_code = a.tariff_code AND p.slot_start = a.slot_start
+LEFT JOIN effective AS e ON e.tariff_code = a.tariff_code AND e.slot_start = a.slot_start
 LEFT JOIN open_ended AS o ON o.tariff_code = a.tariff_code;

@@ -2,7 +2,9 @@
 -- local day (46, 48 or 50 half-hours) whose midnight lies in the range: kWh, energy cost, one
 -- standing charge, total (pence, unrounded) and total_gbp (rounded once), with the missing
 -- half-hours counted. tariff NULL: the agreements in force ("what did I pay").
-CREATE OR REPLACE MACRO daily_costs(meter, tariff, range_from, range_to, payment := 'DIRECT_DEBIT') AS TABLE
+CREATE OR REPLACE MACRO daily_costs(meter, tariff, range_from, range_to, payment := 'DIRECT_DEBIT',
+                                    dispatches := 'default') AS TABLE
 SELECT * EXCLUDE (scenario)
-FROM scenario_daily_costs(meter, [coalesce(CAST(tariff AS VARCHAR), 'actual')], range_from, range_to, payment := payment)
+FROM scenario_daily_costs(meter, [coalesce(CAST(tariff AS VARCHAR), 'actual')], range_from, range_to, payment := payment,
+                          dispatches := dispatches)
 ORDER BY local_date;

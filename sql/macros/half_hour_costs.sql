@@ -2,7 +2,9 @@
 -- of [range_from, range_to) with the meter's kWh, the price (p/kWh inc/exc VAT) and the cost in
 -- pence, unrounded. tariff NULL: "what did I pay" (the agreement in force at each instant); a
 -- tariff code: "what would I have paid". Missing readings or prices: NULL cost, flagged.
-CREATE OR REPLACE MACRO half_hour_costs(meter, tariff, range_from, range_to, payment := 'DIRECT_DEBIT') AS TABLE
+CREATE OR REPLACE MACRO half_hour_costs(meter, tariff, range_from, range_to, payment := 'DIRECT_DEBIT',
+                                        dispatches := 'default') AS TABLE
 SELECT * EXCLUDE (scenario)
-FROM consumption_pricing(meter, [coalesce(CAST(tariff AS VARCHAR), 'actual')], range_from, range_to, payment := payment)
+FROM consumption_pricing(meter, [coalesce(CAST(tariff AS VARCHAR), 'actual')], range_from, range_to, payment := payment,
+                         dispatches := dispatches)
 ORDER BY slot_start;

@@ -7,9 +7,11 @@
 -- complete is false when any half-hour lacks a reading or a price, or the standing charge is unknown;
 -- a day with no half-hour priced has no total (NULL), an incomplete one the total of what is priced.
 -- priced → days → standing → final.
-CREATE OR REPLACE MACRO scenario_daily_costs(meter, scenarios, range_from, range_to, payment := 'DIRECT_DEBIT') AS TABLE
+CREATE OR REPLACE MACRO scenario_daily_costs(meter, scenarios, range_from, range_to, payment := 'DIRECT_DEBIT',
+                                             dispatches := 'default') AS TABLE
 WITH priced AS (
-    SELECT * FROM consumption_pricing(meter, scenarios, range_from, range_to, payment := payment, whole_days := true)
+    SELECT * FROM consumption_pricing(meter, scenarios, range_from, range_to, payment := payment, whole_days := true,
+                                      dispatches := dispatches)
 ),
 export_meter AS (
     SELECT coalesce(max(is_export), false) AS is_export

@@ -1,7 +1,8 @@
 -- scenario_monthly_costs(meter, scenarios, range_from, range_to, payment := 'DIRECT_DEBIT'): the
 -- days of scenario_daily_costs per Europe/London calendar month and scenario; totals are sums of
 -- the unrounded daily figures, rounded once (total_gbp).
-CREATE OR REPLACE MACRO scenario_monthly_costs(meter, scenarios, range_from, range_to, payment := 'DIRECT_DEBIT') AS TABLE
+CREATE OR REPLACE MACRO scenario_monthly_costs(meter, scenarios, range_from, range_to, payment := 'DIRECT_DEBIT',
+                                               dispatches := 'default') AS TABLE
 SELECT
     -- scenario, the tariffs it used (agreements may change within a month), the month
     scenario,
@@ -27,5 +28,5 @@ SELECT
     bool_and(complete) AS complete,
     CAST(sum(carried_half_hours) AS INTEGER) AS carried_half_hours,
     min(carried_from) AS carried_from
-FROM scenario_daily_costs(meter, scenarios, range_from, range_to, payment := payment)
+FROM scenario_daily_costs(meter, scenarios, range_from, range_to, payment := payment, dispatches := dispatches)
 GROUP BY scenario, month;

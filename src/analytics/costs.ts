@@ -7,6 +7,7 @@ import type { Params, Warehouse } from '../store/Warehouse.js';
 import { localDateOf, localDayBounds } from '../time/index.js';
 import { selectPrices } from './priceSql.js';
 import { describeRange, rangeParams, type Range } from './range.js';
+import { meterOnIog, type DispatchMode } from './dispatchMode.js';
 
 export type CostPeriod = 'half-hour' | 'day' | 'month';
 export type PaymentMethod = 'DIRECT_DEBIT' | 'NON_DIRECT_DEBIT';
@@ -20,6 +21,9 @@ export interface CostRequest extends Range {
   payment: PaymentMethod;
   /** kWh and pence rounded to 4 decimals in SQL, as the exports round them (what the CLI prints). */
   rounded?: boolean;
+  /** Intelligent Octopus Go dispatches counted (default 'default': completed where known, else
+   *  planned for the future); meters on other tariffs are priced without them whatever is asked. */
+  dispatches?: DispatchMode;
 }
 
 export interface ComparisonRequest extends Range {
@@ -41,8 +45,10 @@ const MACRO: Record<CostPeriod, string> = { 'half-hour': 'half_hour_costs', day:
 export async function costs(warehouse: Warehouse, request: CostRequest): Promise<JsRow[]> {
   await requireConsumption(warehouse, request.meter, request);
   if (request.tariff !== undefined) await requireTariffs(warehouse, request.meter, [request.tariff]);
-  return select(warehouse, `${MACRO[request.per]}($meter, $tariff, $from, $to, payment := $payment)`, {
-    meter: request.meter, tariff: request.tariff ?? null, payment: request.payment, ...rangeParams(request),
+  // 'none' for a meter without an Intelligent Octopus Go agreement: the same prices, no planning of dispatches
+  const dispatches = (await meterOnIog(warehouse, request.meter)) ? request.dispatches ?? 'default' : 'none';
+  return select(warehouse, `${MACRO[request.per]}($meter, $tariff, $from, $to, payment := $payment, dispatches := $dispatches)`, {
+    meter: request.meter, tariff: request.tariff ?? null, payment: request.payment, dispatches, ...rangeParams(request),
   }, request.rounded);
 }
 

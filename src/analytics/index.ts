@@ -19,4 +19,5 @@ export {
 export { checkWindow, type CheckRequest, type CheckResult, type CheckedWindow } from './checkWindow.js';
 export { rangeCoverage, seriesKey, type CoverageRow } from './rangeCoverage.js';
 export { rollingStart } from './rollingStart.js';
+export { describeDispatchMode, meterOnIog, parseDispatchMode, type DispatchMode } from './dispatchMode.js';
 export { offPeakPeriods, type OffPeakPeriodRow, type OffPeakPeriodsRequest } from './offPeakPeriods.js';

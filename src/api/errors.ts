@@ -178,3 +178,42 @@ export class BaseUrlError extends TariffsError {
     super('BASE_URL', message);
   }
 }
+
+/** One GraphQL error of an answer (HTTP 200 with `errors[]`): the platform's
+ *  `extensions.errorCode` (KT-CT-4340 planned dispatches unavailable, KT-CT-1199 rate limited …)
+ *  is kept as it is; the message is shown but never parsed. */
+export class GraphqlError extends ApiError {
+  override readonly name = 'GraphqlError';
+  /** `extensions.errorCode` of the first error, when given. */
+  readonly errorCode: string | undefined;
+  readonly errorType: string | undefined;
+  /** The field the error is about (`path[0]`), when given. */
+  readonly field: string | undefined;
+
+  constructor(
+    errors: readonly {
+      message?: string | undefined; path?: readonly unknown[] | undefined;
+      extensions?: { errorCode?: string | undefined; errorType?: string | undefined } | null | undefined;
+    }[],
+    context: ApiErrorContext,
+  ) {
+    const first: (typeof errors)[number] = errors[0] ?? {};
+    const errorCode = first.extensions?.errorCode;
+    const head = first.path?.[0];
+    const field = typeof head === 'string' ? head : undefined;
+    super('GRAPHQL', `GraphQL ${errorCode ?? first.extensions?.errorType ?? 'error'}${field ? ` on ${field}` : ''}${first.message ? ` (${first.message})` : ''}`, context);
+    this.errorCode = errorCode;
+    this.errorType = first.extensions?.errorType;
+    this.field = field;
+  }
+
+  /** KT-CT-4340: the device's planned dispatches are not available (now). */
+  get unavailable(): boolean {
+    return this.errorCode === 'KT-CT-4340';
+  }
+
+  /** KT-CT-1199: too many requests. */
+  get rateLimited(): boolean {
+    return this.errorCode === 'KT-CT-1199';
+  }
+}

@@ -34,6 +34,7 @@ export const configFileSchema = z.strictObject({
     products: scheduleSchema.optional(),
     rates: scheduleSchema.optional(),
     day_ahead: scheduleSchema.optional(),
+    dispatches: scheduleSchema.optional(),
     reports: scheduleSchema.optional(),
   }).optional(),
   reports: z.strictObject({
@@ -70,7 +71,7 @@ export interface Config {
   concurrency: number;
   /** Wall-clock bound of one ingest run; then it stops as on SIGTERM. 0 = unbounded. */
   maxRunSeconds: number;
-  schedules: { products?: string; rates?: string; day_ahead?: string; reports?: string };
+  schedules: { products?: string; rates?: string; day_ahead?: string; dispatches?: string; reports?: string };
   reports: { dir: string; formats: ('csv' | 'parquet' | 'html')[] };
   /** `ingest --account` also fetches the account's consumption (config `consumption`, default true). */
   consumption: boolean;

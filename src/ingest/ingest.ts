@@ -18,6 +18,8 @@ import { WriteSession } from '../store/WriteSession.js';
 import { upsertTariffs } from '../store/writeCatalog.js';
 import { localDateOf, localDayBounds, parseUserDateTime } from '../time/index.js';
 import { ingestConsumption, type IngestConsumptionResult } from './ingestConsumption.js';
+import { ingestDispatches, type IngestDispatchesResult } from './ingestDispatches.js';
+import { DispatchClient } from '../api/DispatchClient.js';
 import { describeEmptyRates, type EmptyRates } from './emptyRates.js';
 import { ingestRates, type IngestRatesResult, type Progress } from './ingestRates.js';
 import type { TariffOutcome } from './TariffOutcomes.js';
@@ -35,6 +37,10 @@ export interface IngestRequest extends TargetRequest {
   noConsumption?: boolean;
   /** Only refresh products (the `products` job). */
   productsOnly?: boolean;
+  /** Only refresh the accounts' dispatches (the rates job's `dispatches` tick). */
+  dispatchesOnly?: boolean;
+  /** Which dispatch lists to refresh for accounts on Intelligent Octopus Go (default both). */
+  dispatchKinds?: ('planned' | 'completed')[];
   job?: string;
 }
 
@@ -76,6 +82,11 @@ export interface IngestSummary {
   consumption_updated: number;
   /** Consumption a server did not offer (each also logged as one warning), the run succeeding without it. */
   warnings: string[];
+  /** Intelligent Octopus Go dispatches (accounts on such a tariff only): planned ones added and
+   *  superseded, completed ones added. */
+  dispatches_planned: number;
+  dispatches_superseded: number;
+  dispatches_completed: number;
 }
 
 const DAY_MS = 86_400_000;
@@ -151,6 +162,7 @@ interface Fetched {
   targets: IngestTarget[];
   rates?: IngestRatesResult;
   consumption?: IngestConsumptionResult;
+  dispatches?: IngestDispatchesResult;
   missing: MissingResource[];
   empty: EmptyRates[];
 }
@@ -192,6 +204,13 @@ async function fetchInto(fetched: Fetched, run: Run, context: IngestContext): Pr
     logger.info({ products: fetched.products }, 'products refreshed');
   }
   if (request.productsOnly) return;
+  if (request.dispatchesOnly) {
+    fetched.dispatches = await ingestDispatches({
+      warehouse, client: dispatchClientOf(client, config), logger, accounts: request.accounts ?? [], runId: run.runId, now, signal,
+      kinds: request.dispatchKinds,
+    });
+    return;
+  }
   const targets = fetched.targets = await resolveTargets(client, request);
   await upsertTariffs(warehouse, targets, now());
   context.onTargets?.(targets);
@@ -216,7 +235,18 @@ async function fetchInto(fetched: Fetched, run: Run, context: IngestContext): Pr
       defaultFrom: defaultFromOf(config, now()), lookbackMs: CONSUMPTION_LOOKBACK_MS,
       calorificValue: config.gasCalorificValue, gasUnit: config.gasUnit, signal,
     });
+    if (!signal.aborted) {
+      fetched.dispatches = await ingestDispatches({
+        warehouse, client: dispatchClientOf(client, config), logger, accounts: request.accounts ?? [], runId: run.runId, now, signal,
+        kinds: request.dispatchKinds,
+      });
+    }
   }
+}
+
+/** GraphQL wants a token: the configured one, else one obtained from the API key. */
+function dispatchClientOf(client: OctopusClient, config: Config): DispatchClient {
+  return new DispatchClient(client.http, client.baseUrl, credentialsFrom(config, client.baseUrl, 'token'));
 }
 
 /** A step threw: the run is recorded as failed (or interrupted) with what was committed before,
@@ -283,7 +313,7 @@ function timeLimitMessage(seconds: number): string {
 }
 
 function summaryOf({ run, status, fetched, errors }: { run: Run; status: RunStatus; fetched: Fetched; errors: string[] }): IngestSummary {
-  const { rates, consumption } = fetched;
+  const { rates, consumption, dispatches } = fetched;
   return {
     run_id: run.runId, job: run.job, status, tariffs: fetched.targets.length,
     tariffs_failed: rates?.tariffs.filter((t) => !t.ok).length ?? 0, products: fetched.products,
@@ -296,7 +326,10 @@ function summaryOf({ run, status, fetched, errors }: { run: Run; status: RunStat
     consumption_meters: consumption?.meters.length ?? 0,
     consumption_inserted: consumption?.inserted ?? 0,
     consumption_updated: consumption?.updated ?? 0,
-    warnings: consumption?.warnings ?? [],
+    warnings: [...consumption?.warnings ?? [], ...dispatches?.warnings ?? []],
+    dispatches_planned: dispatches?.planned_inserted ?? 0,
+    dispatches_superseded: dispatches?.planned_superseded ?? 0,
+    dispatches_completed: dispatches?.completed_inserted ?? 0,
   };
 }
 

@@ -259,7 +259,9 @@ export class SandboxServer implements Sandbox {
     if (ROUTES.graphql.test(path)) {
       if (!this.rules.graphql) return NOT_FOUND;
       if (method !== 'POST') return methodNotAllowed(method, 'POST');
-      return handleGraphql(body, this.tokens);
+      return handleGraphql(body, this.tokens, {
+        authorization: req.headers.authorization, accounts: this.catalog.accounts, now: this.now(), faults: this.faults,
+      });
     }
     const readOnly = method === 'GET' || method === 'HEAD';
     if (ROUTES.products.test(path)) return readOnly ? this.products(url, origin) : methodNotAllowed(method, 'GET, HEAD');

@@ -20,6 +20,14 @@
 //                                                                     value=TEXT (default abc; 'missing'
 //                                                                     deletes the field, 'null' sets null),
 //                                                                     index=N (record, default 0)
+//   dispatches-vanish  planned dispatches: the first slot gone, the second moved 30 min later  –
+//   dispatches-late    completed dispatches: those that ended in the last 24 h held back      –
+//   graphql-error      a GraphQL field answers errors[] with extensions.errorCode               code=TEXT (default
+//                                                                     KT-CT-4340), field=NAME (default
+//                                                                     flexPlannedDispatches)
+//
+// The three GraphQL kinds count only GraphQL requests that ask for their field
+// (flexPlannedDispatches, completedDispatches, or field=): path= is matched against '/v1/graphql/'.
 //
 //   Selectors, for every kind:
 //   path=SUBSTRING   only requests whose path+query contains SUBSTRING
@@ -35,6 +43,7 @@ import { UsageError } from '../errors.js';
 
 export const FAULT_KINDS = [
   'latency', '429', '500', '502', '503', '504', 'reset', 'stall-headers', 'stall-body', 'truncate', 'invalid-record',
+  'dispatches-vanish', 'dispatches-late', 'graphql-error',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -53,6 +62,8 @@ export interface FaultSpec {
   field?: string;
   value?: string;
   index?: number;
+  /** graphql-error: the errorCode and the field it answers */
+  code?: string;
 }
 
 const SELECTORS = ['path', 'after', 'every', 'times'];
@@ -69,7 +80,20 @@ const OPTIONS_BY_KIND: Record<FaultKind, string[]> = {
   'stall-body': ['bytes'],
   truncate: ['bytes'],
   'invalid-record': ['field', 'value', 'index'],
+  'dispatches-vanish': [],
+  'dispatches-late': [],
+  'graphql-error': ['code', 'field'],
 };
+
+/** Faults that act on GraphQL answers, not on the HTTP response. */
+export const GRAPHQL_FAULTS: ReadonlySet<FaultKind> = new Set(['dispatches-vanish', 'dispatches-late', 'graphql-error']);
+
+/** The GraphQL field a GraphQL fault acts on. */
+export function graphqlFaultField(fault: FaultSpec): string {
+  if (fault.kind === 'dispatches-late') return 'completedDispatches';
+  if (fault.kind === 'graphql-error') return fault.field ?? 'flexPlannedDispatches';
+  return 'flexPlannedDispatches';
+}
 
 export const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set(['429', '500', '502', '503', '504']);
 
@@ -122,6 +146,10 @@ export function parseFaultSpec(text: string): FaultSpec {
         fault.field = value;
         break;
       case 'value': fault.value = value; break;
+      case 'code':
+        if (value === '') fail('code= is empty');
+        fault.code = value;
+        break;
     }
   }
   if (kind === 'latency' && fault.ms === undefined) fail('latency needs ms=N');
@@ -164,12 +192,19 @@ export class FaultSchedule {
   atRequest(pathAndQuery: string): RequestFaultPlan {
     const plan: RequestFaultPlan = { latencyMs: 0 };
     for (const counter of this.counters) {
-      if (counter.fault.kind === 'invalid-record') continue;
+      if (counter.fault.kind === 'invalid-record' || GRAPHQL_FAULTS.has(counter.fault.kind)) continue;
       if (!hit(counter, pathAndQuery)) continue;
       if (counter.fault.kind === 'latency') plan.latencyMs += counter.fault.ms ?? 0;
       else plan.action ??= counter.fault;
     }
     return plan;
+  }
+
+  /** Called once per GraphQL field asked for: the GraphQL faults on that field that hit it. */
+  atGraphqlField(field: string): FaultSpec[] {
+    return this.counters
+      .filter((c) => GRAPHQL_FAULTS.has(c.fault.kind) && graphqlFaultField(c.fault) === field && hit(c, '/v1/graphql/'))
+      .map((c) => c.fault);
   }
 
   /** Called for a 200 response that carries records: the invalid-record faults that hit it. */

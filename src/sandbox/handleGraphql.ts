@@ -1,7 +1,24 @@
-// POST /v1/graphql/: only the obtainKrakenToken mutation, enough for a client to trade the API key
-// (or a refresh token) for a token. Errors come back as GraphQL errors with HTTP 200, like Kraken.
+// POST /v1/graphql/: the obtainKrakenToken mutation, enough for a client to trade the API key
+// (or a refresh token) for a token, and the Intelligent Octopus Go queries (with a token): an
+// account's devices, a device's flexPlannedDispatches and an account's completedDispatches
+// (src/sandbox/sandboxDispatches.ts). Errors come back as GraphQL errors with HTTP 200, like
+// Kraken; the GraphQL fault kinds (src/sandbox/faults.ts) act here.
+import type { FaultSchedule } from './faults.js';
+import type { Json } from './SandboxCatalog.js';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEY } from './sandboxCredentials.js';
+import { SANDBOX_EV_ACCOUNT, SANDBOX_EV_DEVICE, completedDispatchesAt, plannedDispatchesAt } from './sandboxDispatches.js';
 import type { TokenStore } from './TokenStore.js';
+
+/** What the dispatch queries need of the server: the request's Authorization header, the
+ *  accounts served, the clock and the faults in force. */
+export interface GraphqlQueryContext {
+  authorization: string | undefined;
+  accounts: ReadonlyMap<string, Json>;
+  now: Date;
+  faults: FaultSchedule;
+}
+
+const DISPATCH_FIELDS = ['devices', 'flexPlannedDispatches', 'completedDispatches'] as const;
 
 export interface GraphqlResult {
   status: number;
@@ -13,7 +30,7 @@ interface GraphqlBody {
   variables?: unknown;
 }
 
-export function handleGraphql(bodyText: string, tokens: TokenStore): GraphqlResult {
+export function handleGraphql(bodyText: string, tokens: TokenStore, context?: GraphqlQueryContext): GraphqlResult {
   let body: GraphqlBody;
   try {
     body = JSON.parse(bodyText) as GraphqlBody;
@@ -24,13 +41,23 @@ export function handleGraphql(bodyText: string, tokens: TokenStore): GraphqlResu
     return { status: 400, json: { errors: [{ message: 'Expected a JSON object with a "query" string.' }] } };
   }
   const query = body.query;
+  const variables = (typeof body.variables === 'object' && body.variables !== null ? body.variables : {}) as Record<string, unknown>;
+  const fields = DISPATCH_FIELDS.filter((f) => new RegExp(`\\b${f}\\s*\\(`).test(query));
+  if (!/\bobtainKrakenToken\b/.test(query) && context && fields.length > 0) {
+    return dispatchQuery(query, variables, fields, tokens, context);
+  }
   if (!/\bobtainKrakenToken\b/.test(query)) {
     return {
       status: 200,
-      json: { errors: [{ message: 'The sandbox implements only the obtainKrakenToken mutation.', extensions: { errorType: 'VALIDATION' } }], data: null },
+      json: {
+        errors: [{
+          message: 'The sandbox implements only the obtainKrakenToken mutation and the devices, flexPlannedDispatches and completedDispatches queries.',
+          extensions: { errorType: 'VALIDATION' },
+        }],
+        data: null,
+      },
     };
   }
-  const variables = (typeof body.variables === 'object' && body.variables !== null ? body.variables : {}) as Record<string, unknown>;
   const apiKey = argument(query, variables, 'APIKey');
   const refreshToken = argument(query, variables, 'refreshToken');
   // Only the invalid-key code is known from the real service; the other failures carry no errorCode.
@@ -76,4 +103,57 @@ function argument(query: string, variables: Record<string, unknown>, name: strin
     if (typeof value === 'string') return value;
   }
   return undefined;
+}
+
+/** The dispatch queries: each field asked for answers data or an error of its own (partial data,
+ *  as GraphQL does). Only a token authenticates GraphQL (`Token …`, `JWT …` or the bare token). */
+function dispatchQuery(
+  query: string, variables: Record<string, unknown>, fields: readonly string[], tokens: TokenStore, context: GraphqlQueryContext,
+): GraphqlResult {
+  const header = context.authorization?.trim() ?? '';
+  const token = /^(?:Token|JWT|Bearer)\s+(\S+)$/i.exec(header)?.[1] ?? (/^\S+$/.test(header) && !/^Basic$/i.test(header) ? header : undefined);
+  if (!token || tokens.check(token) !== 'valid') {
+    const message = !token ? 'Authentication credentials were not provided: GraphQL needs a token from obtainKrakenToken.'
+      : tokens.check(token) === 'expired' ? 'Token has expired.' : 'Invalid token.';
+    return { status: 200, json: { errors: [{ message, path: [fields[0]], extensions: { errorType: 'AUTHORIZATION' } }], data: null } };
+  }
+  const data: Record<string, unknown> = {};
+  const errors: unknown[] = [];
+  const error = (field: string, message: string, extensions: Record<string, string>) => {
+    data[field] = null;
+    errors.push({ message, locations: [], path: [field], extensions });
+  };
+  for (const field of fields) {
+    const faults = context.faults.atGraphqlField(field);
+    const failure = faults.find((f) => f.kind === 'graphql-error');
+    if (failure) {
+      const code = failure.code ?? 'KT-CT-4340';
+      error(field, code === 'KT-CT-4340' ? 'Unable to get planned dispatches.' : code === 'KT-CT-1199' ? 'Too many requests.' : 'Sandbox fault.',
+        { errorType: code === 'KT-CT-1199' ? 'THROTTLING' : 'APPLICATION', errorCode: code });
+      continue;
+    }
+    if (field === 'flexPlannedDispatches') {
+      const device = argument(query, variables, 'deviceId');
+      if (device !== SANDBOX_EV_DEVICE) {
+        error(field, `No device ${device ?? '(none given)'} on this account.`, { errorType: 'VALIDATION' });
+        continue;
+      }
+      data[field] = plannedDispatchesAt(context.now.getTime(), faults.some((f) => f.kind === 'dispatches-vanish'));
+      continue;
+    }
+    const account = argument(query, variables, 'accountNumber');
+    if (account === undefined || !context.accounts.has(account)) {
+      error(field, `Unauthorized to access account ${account ?? '(none given)'}.`, { errorType: 'AUTHORIZATION' });
+      continue;
+    }
+    const ev = account === SANDBOX_EV_ACCOUNT;
+    if (field === 'devices') {
+      data[field] = ev
+        ? [{ id: SANDBOX_EV_DEVICE, deviceType: 'ELECTRIC_VEHICLES', provider: 'TESLA', status: { current: 'LIVE' }, __typename: 'SmartFlexVehicle' }]
+        : [];
+    } else {
+      data[field] = ev ? completedDispatchesAt(context.now.getTime(), faults.some((f) => f.kind === 'dispatches-late')) : [];
+    }
+  }
+  return { status: 200, json: errors.length > 0 ? { errors, data } : { data } };
 }

@@ -11,6 +11,7 @@ import {
 import { ConsumptionSeries } from './ConsumptionSeries.js';
 import { readLondonWallAsApi } from './queryParams.js';
 import { SANDBOX_ACCOUNT } from './sandboxCredentials.js';
+import { EV_HOUSEHOLD, SANDBOX_EV_ACCOUNT, evAccount } from './sandboxDispatches.js';
 
 const HALF_HOUR = 30 * 60_000;
 const VAT = 1.05;
@@ -176,6 +177,10 @@ function buildCatalog(dir: string): SandboxCatalog {
   catalog.consumption.set(meterKey('electricity', HOUSEHOLD.importMpan, HOUSEHOLD.electricitySerial), new ConsumptionSeries('import', from, to));
   catalog.consumption.set(meterKey('electricity', HOUSEHOLD.exportMpan, HOUSEHOLD.electricitySerial), new ConsumptionSeries('export', from, to));
   catalog.consumption.set(meterKey('gas', HOUSEHOLD.gasMprn, HOUSEHOLD.gasSerial), new ConsumptionSeries('gas', from, to));
+  // the Intelligent Octopus Go household: its own account, served dispatches over GraphQL
+  catalog.accounts.set(SANDBOX_EV_ACCOUNT, evAccount());
+  catalog.consumption.set(meterKey('electricity', EV_HOUSEHOLD.mpan, EV_HOUSEHOLD.serial),
+    new ConsumptionSeries('import', Date.parse(EV_HOUSEHOLD.readingsFrom), Date.parse(EV_HOUSEHOLD.readingsTo)));
   return catalog;
 }
 

@@ -9,10 +9,12 @@ export const JOB_NAMES: readonly JobName[] = ['products', 'rates', 'reports'];
 
 /** One cron schedule of a job; `key` is its name in config.schedules and the trigger it fires. */
 export interface JobSchedule {
-  key: 'products' | 'rates' | 'day_ahead' | 'reports';
+  key: 'products' | 'rates' | 'day_ahead' | 'dispatches' | 'reports';
   /** Default cron expression (5 or 6 fields), read in Europe/London. */
   cron: string;
   description: string;
+  /** In force only for configs this accepts (default: every config). */
+  appliesTo?: (config: Config) => boolean;
 }
 
 export interface JobContext {

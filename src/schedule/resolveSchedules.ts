@@ -19,6 +19,7 @@ export function resolveSchedules(jobs: readonly JobDefinition[], config: Config)
   const out: ResolvedSchedule[] = [];
   for (const job of jobs) {
     for (const schedule of job.schedules) {
+      if (schedule.appliesTo && !schedule.appliesTo(config)) continue;
       const configured = config.schedules[schedule.key]?.trim();
       const expression = configured ?? schedule.cron;
       if (expression === SCHEDULE_OFF) continue;

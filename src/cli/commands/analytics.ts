@@ -206,19 +206,31 @@ ${FORMS}`);
     .description('off-peak periods of two- and three-rate tariffs (Go, Intelligent Go, Cosy-like, four-rate EV): runs at the day\'s lowest rate')
     .option('--tariff <code>', 'one tariff (default: every stored tariff)')
     .option('--from <when>', `range start (default: everything stored); ${WHEN}`)
-    .option('--to <when>', 'range end, exclusive (default: everything stored)');
+    .option('--to <when>', 'range end, exclusive (default: everything stored)')
+    .option('--include-dispatches', 'Intelligent Octopus Go: also the half-hours only a dispatch made off-peak, per account')
+    .option('--dispatches <which>', 'with --include-dispatches: planned|completed (default: completed where known, else planned for the future)');
   withFormat(withDb(offPeak));
   offPeak.addHelpText('after', `
 Only Europe/London local days with two or three distinct prices count (Agile days never do); a
 period is cut at local midnight, and listed when it lies inside [--from, --to). A four-rate EV
 tariff (ingested with --product/--region) shows its night band, 10/12/14 half-hours long for
 23:30-05:30 on the spring-forward/ordinary/fall-back night. No such days is an empty answer (exit 0).
-SQL: the view off_peak_periods.
+Half-hours made off-peak only by an Intelligent Octopus Go dispatch are left out unless
+--include-dispatches: then each account on such a tariff has its periods with the dispatched
+half-hours in (within the 6-hour daily cap), dispatch_slots counting them, provisional when they
+rest on a plan; which dispatches counted is said on stderr.
+SQL: the view off_peak_periods; off_peak_periods_with('default'|'completed'|'planned').
 ${FORMS}`);
-  offPeak.action(action(async (flags: TariffFlags) => {
+  offPeak.action(action(async (flags: TariffFlags & { includeDispatches?: boolean; dispatches?: string }) => {
     const range = rangeOf(flags);
+    const { parseDispatchMode, describeDispatchMode } = await import('../../analytics/dispatchMode.js');
+    const mode = parseDispatchMode(flags.dispatches);
+    if (flags.dispatches !== undefined && !flags.includeDispatches) throw new UsageError('--dispatches: give --include-dispatches too');
+    if (flags.includeDispatches && mode === 'none') throw new UsageError('--dispatches none: leave out --include-dispatches instead');
     await withWarehouse(flags, async (warehouse, format) => {
-      output(await offPeakPeriods(warehouse, { ...tariffOf(flags), ...range }), format);
+      const dispatches = flags.includeDispatches ? { dispatches: mode } : {};
+      if (flags.includeDispatches) process.stderr.write(`tariffs: off-peak with Intelligent Octopus Go dispatches: ${describeDispatchMode(mode)}\n`);
+      output(await offPeakPeriods(warehouse, { ...tariffOf(flags), ...range, ...dispatches }), format);
     });
   }));
 

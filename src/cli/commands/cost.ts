@@ -3,7 +3,8 @@
 // src/analytics/costs.ts, which runs the cost macros of sql/macros.
 import type { Command } from 'commander';
 import {
-  costs, lastCompleteMonths, netCosts, tariffComparison, type CostPeriod, type PaymentMethod,
+  costs, describeDispatchMode, lastCompleteMonths, meterOnIog, netCosts, parseDispatchMode, tariffComparison,
+  type CostPeriod, type PaymentMethod,
 } from '../../analytics/index.js';
 import { UsageError } from '../../errors.js';
 import { parseMeter } from '../../ingest/parseMeter.js';
@@ -19,6 +20,7 @@ interface CostFlags extends RangeFlags {
   per?: string;
   paymentMethod?: string;
   exportMeter?: string;
+  dispatches?: string;
 }
 
 interface CompareFlags extends RangeFlags {
@@ -73,17 +75,23 @@ export function register(program: Command): void {
     .option('--to <when>', 'range end, exclusive (default: the end of the last reading)')
     .option('--per <period>', `${PERIODS.join('|')} (default: day)`)
     .option('--payment-method <method>', 'DIRECT_DEBIT or NON_DIRECT_DEBIT standing charges (default: config payment_method, else DIRECT_DEBIT)')
-    .option('--export-meter <MPAN[:SERIAL]>', 'the export meter: per month, import cost, export earnings and net');
+    .option('--export-meter <MPAN[:SERIAL]>', 'the export meter: per month, import cost, export earnings and net')
+    .option('--dispatches <which>', 'Intelligent Octopus Go: planned|completed|none (default: completed where known, else planned for the future)');
   withFormat(withConfig(withDb(cost)));
   cost.addHelpText('after', `
 SQL: half_hour_costs(meter, tariff, from, to, payment := …), daily_costs(…), monthly_costs(…)
 (tariff NULL = the agreements), net_costs(import_meter, export_meter, from, to, payment := …).
+Intelligent Octopus Go (a meter whose account has such an agreement and its dispatches ingested):
+a half-hour a dispatch touches is priced at the day's off-peak rate, up to 6 hours of dispatched
+half-hours a Europe/London day (sql/macros/effective_rates_with.sql); --dispatches picks which
+count, said on stderr (SQL: dispatches := 'default'|'completed'|'planned'|'none').
 ${RULES}`);
   cost.action(action(async (flags: CostFlags) => {
     parseMeter(flags.meter);
     const per = periodOf(flags.per);
     const range = rangeOf(flags);
     const payment = paymentOf(flags);
+    const dispatches = parseDispatchMode(flags.dispatches);
     if (flags.exportMeter !== undefined) {
       parseMeter(flags.exportMeter, '--export-meter');
       if (flags.tariff !== undefined || (flags.per !== undefined && per !== 'month')) {
@@ -92,10 +100,13 @@ ${RULES}`);
     }
     await withWarehouse(flags, async (warehouse, format) => {
       const rows = flags.exportMeter === undefined
-        ? await costs(warehouse, { meter: flags.meter, ...(flags.tariff ? { tariff: flags.tariff } : {}), per, payment, ...range, rounded: true })
+        ? await costs(warehouse, { meter: flags.meter, ...(flags.tariff ? { tariff: flags.tariff } : {}), per, payment, dispatches, ...range, rounded: true })
         : await netCosts(warehouse, { importMeter: flags.meter, exportMeter: flags.exportMeter, payment, ...range, rounded: true });
       warnIncomplete(rows, flags.tariff === undefined ? agreementsHint(flags.meter) : '');
       warnCarried(rows);
+      if (flags.exportMeter === undefined && await meterOnIog(warehouse, flags.meter)) {
+        process.stderr.write(`tariffs: Intelligent Octopus Go dispatches counted: ${describeDispatchMode(dispatches)} (SQL: dispatches := '${dispatches}')\n`);
+      }
       output(rows, format, LAYOUTS[flags.exportMeter === undefined ? per : 'net']);
     });
   }));

@@ -56,6 +56,10 @@ With --account, the account's meter points, agreements and half-hourly consumpti
 (meter_points, agreements, consumption), each meter continuing from its last reading less 7 days
 (late reads); consumption endpoints a server does not offer (404/410/400, or retries exhausted)
 give one warning naming the meter and URL (summary field warnings), and the run still succeeds.
+An account with an Intelligent Octopus Go agreement (a four-rate EV tariff, ingested with --product
+and --region for its night band, or an INTELLI code) also has its devices and planned and completed
+dispatches fetched over GraphQL with a token (tables dispatches, smart_devices; view
+effective_rates); a server without them gives one warning (summary warnings) and the run goes on.
 Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account needs them).`);
   command.action(action(async (flags: IngestFlags) => {
     const config = configFrom(flags);

@@ -5,7 +5,7 @@ import { loadConfig } from '../../config/loadConfig.js';
 import { UsageError } from '../../errors.js';
 import { parseApiDateTime } from '../../sandbox/queryParams.js';
 import {
-  SANDBOX_ACCOUNT, SANDBOX_API_KEY, SANDBOX_PROFILES, SPEC_PROFILE_FAULTS, parseFaultSpec, startSandbox,
+  SANDBOX_ACCOUNT, SANDBOX_API_KEY, SANDBOX_EV_ACCOUNT, SANDBOX_PROFILES, SPEC_PROFILE_FAULTS, parseFaultSpec, startSandbox,
   type SandboxOptions, type SandboxProfile,
 } from '../../sandbox/startSandbox.js';
 import { loadSandboxData } from '../../sandbox/loadSandboxData.js';
@@ -39,12 +39,17 @@ Profiles (--profile):
            GraphQL answer 404; requests are throttled now and then (${SPEC_PROFILE_FAULTS.join(', ')}).
 
 Credentials: API key ${SANDBOX_API_KEY} (HTTP basic user name, empty password,
-or obtainKrakenToken(input: {APIKey: "…"}) for a token), account ${SANDBOX_ACCOUNT}.
+or obtainKrakenToken(input: {APIKey: "…"}) for a token), account ${SANDBOX_ACCOUNT}; account
+${SANDBOX_EV_ACCOUNT} is on the four-rate EV tariff, and GraphQL serves its devices,
+flexPlannedDispatches(deviceId) and completedDispatches(accountNumber) (with a token).
 
 Fault specs (--fault, repeatable): KIND[:key=value[,key=value...]]
   KIND: latency (ms=N) | 429 | 500 | 502 | 503 | 504 (retry_after=SECONDS or retry_after_date=SECONDS,
         sent as an HTTP date) | reset | stall-headers | stall-body (bytes=N) | truncate (bytes=N) |
-        invalid-record (field=NAME, value=TEXT|missing|null, index=N)
+        invalid-record (field=NAME, value=TEXT|missing|null, index=N) |
+        dispatches-vanish (planned dispatches: the first slot gone, the second moved) |
+        dispatches-late (completed dispatches of the last 24 h held back) |
+        graphql-error (code=KT-CT-4340 by default, field=flexPlannedDispatches by default)
   selectors for every kind: path=SUBSTRING, after=N (skip the first N matches), every=N (every Nth
         match), times=N (at most N hits)
   e.g. --fault 503:path=page=2,times=2  --fault latency:ms=200  --fault invalid-record:field=valid_from,value=missing

@@ -28,6 +28,8 @@ run as a follow-up either):
   products   0 6 * * *          refresh the products list
   rates      */30 * * * *       incremental rates for every tracked tariff
              */5 16-19 * * *    (schedules.day_ahead) fetch only while tomorrow is incomplete
+             3-58/5 * * * *     (schedules.dispatches; configs with accounts) planned dispatches of
+                                accounts on Intelligent Octopus Go, off :00/:30
   reports    15 20 * * *        re-export the reports; also after any run that stored new rates
 
 One job runs at a time; the others queue. Ticks never stack: a tick of a queued job joins that

@@ -1,0 +1,154 @@
+-- effective_rates_with(dispatch_mode, meter := NULL): per half-hour of an account's Intelligent Octopus Go
+-- agreement (a tariff with a night band, tariffs.night_start_minutes, or an INTELLI product code),
+-- the unit price that applies once dispatches are counted, and why (issue 28). The view
+-- effective_rates is this with 'default'.
+-- dispatch_mode: 'completed' (completed dispatches only), 'planned' (the current plan only: planned
+-- dispatches not superseded), 'none' (the night band only), 'default' (what the bill will use:
+-- completed dispatches, and the current plan for the half-hours ending after the account's latest
+-- successful completed-dispatch fetch, i.e. those completed dispatches cannot speak for yet).
+-- meter: 'MPAN' (or 'MPAN:SERIAL') keeps that meter point's rows only (the cost macros' way).
+-- Sources of the rules (the platform documents none of them; read with the search tool):
+--   * the cap: Octopus's own wording quoted in BottlecapDave/HomeAssistant-OctopusEnergy issue
+--     #1615 ("up to 6 hours of super-cheap smart charging every 24 hours – … during your home's
+--     off-peak hours (11:30pm - 05:30am), outside those times, or a mix of both"), and
+--     Webreaper/SolisAgileManager issue #215 ("a hard limit of 6 hours of EV charging, whether that
+--     is inside or outside the 23:30 - 05:30 period"; beyond it, full price); issue #1708 of the
+--     former: dispatched daytime slots billed at the day rate once the cap applied;
+--   * the day the cap counts over: no source says; springfall2008/batpred issue #4950 shows a
+--     budget keyed on a midday boundary mis-pricing a long dispatch, so here it is keyed on each
+--     half-hour's own Europe/London date, as the night band's days are (off_peak_periods);
+--   * boosts: batpred's rate_add_io_slots skips "bump-charge" slots and slots away from home;
+--     BottlecapDave's adjust_intelligent_rates credits planned smart-charge dispatches and every
+--     completed one, at the lowest of the rates it is given;
+--   * whole half-hours: issue 28 (a dispatch touching a half-hour makes all of it off-peak).
+-- The rules:
+--   * billing is per whole half-hour: a dispatch touching a half-hour makes all of it off-peak;
+--   * the off-peak price is the lowest price of that tariff's Europe/London day (the night rate);
+--   * planned dispatches of type BOOST are not smart charges and earn nothing; completed ones
+--     (which do not say) count unless their location says they were away from home;
+--   * the cap: at most 12 dispatched half-hours (6 hours) per Europe/London day, counted in time
+--     order whether inside the night band or not; a dispatched half-hour outside the band past
+--     the 12th keeps its standard price (capped = true).
+-- source: night_band, completed_dispatch, planned_dispatch or standard. provisional: the price
+-- rests on a plan, or completed dispatches may still arrive for it (it ended less than two days
+-- before the latest completed fetch, or after it, or there was none).
+-- Same rows in any session TimeZone: half-hours are keyed by epoch microseconds // 30 min, wall
+-- time comes from london_local's fields stored in rate_slots, the band test uses those.
+-- iog → slots (rates of the accounts' IOG agreements) → day_low → known → spans → dispatched (half-hours touched)
+-- → flagged → counted (the cap) → final.
+CREATE OR REPLACE MACRO effective_rates_with(dispatch_mode, meter := NULL) AS TABLE
+WITH iog AS (
+    SELECT tariff_code, night_start_minutes AS night_start, night_end_minutes AS night_end
+    FROM tariffs
+    WHERE (night_start_minutes IS NOT NULL OR tariff_code ILIKE '%-INTELLI-%')
+      AND CASE WHEN dispatch_mode IN ('default', 'completed', 'planned', 'none') THEN true
+               ELSE error('effective_rates_with: dispatch_mode must be default, completed, planned or none, got '
+                          || coalesce(CAST(dispatch_mode AS VARCHAR), 'NULL')) END
+),
+slots AS (
+    SELECT coalesce(a.account_number, m.account_number) AS account_number, a.meter_point,
+           r.tariff_code, r.payment_method, r.slot_start, r.slot_end, r.local_date, r.local_start,
+           r.settlement_period, r.value_inc_vat, r.value_exc_vat,
+           epoch_us(r.slot_start) // 1800000000 AS hh,
+           i.night_start, i.night_end
+    FROM agreements AS a
+    JOIN meter_points AS m ON m.meter_point = a.meter_point AND m.fuel = 'electricity' AND NOT m.is_export
+    JOIN iog AS i ON i.tariff_code = a.tariff_code
+    JOIN rate_slots AS r
+      ON r.tariff_code = a.tariff_code AND r.rate_type = 'standard'
+     AND r.slot_start >= a.valid_from AND r.slot_start < coalesce(a.valid_to, TIMESTAMPTZ 'infinity')
+    WHERE coalesce(a.account_number, m.account_number) IS NOT NULL
+      AND (meter IS NULL OR a.meter_point = split_part(CAST(meter AS VARCHAR), ':', 1))
+),
+day_low AS (
+    -- the off-peak price: the lowest of the series' Europe/London day (computed over these rows
+    -- alone, so that a meter without such an agreement costs no scan of the rates)
+    SELECT *,
+           min(value_inc_vat) OVER same_day AS low_inc,
+           arg_min(value_exc_vat, value_inc_vat) OVER same_day AS low_exc
+    FROM slots
+    WINDOW same_day AS (PARTITION BY account_number, meter_point, tariff_code, payment_method, local_date)
+),
+known AS (
+    -- completed dispatches speak for the half-hours ending up to the latest successful fetch
+    SELECT account_number, max(fetched_at) AS known_until
+    FROM dispatch_fetches
+    WHERE kind = 'completed' AND outcome = 'ok'
+    GROUP BY account_number
+),
+spans AS (
+    SELECT kind, account_number,
+           epoch_us(start_at) // 1800000000 AS first_hh,
+           (epoch_us(end_at) + 1799999999) // 1800000000 AS end_hh
+    FROM dispatches
+    WHERE (kind = 'completed' AND dispatch_mode IN ('default', 'completed')
+           AND (location IS NULL OR upper(location) = 'AT_HOME'))
+       OR (kind = 'planned' AND dispatch_mode IN ('default', 'planned')
+           AND superseded_at IS NULL AND coalesce(upper(dispatch_type), 'SMART') <> 'BOOST')
+),
+dispatched AS (
+    SELECT account_number, hh,
+           bool_or(kind = 'completed') AS by_completed,
+           bool_or(kind = 'planned') AS by_planned
+    FROM (SELECT kind, account_number, unnest(range(first_hh, end_hh)) AS hh FROM spans)
+    GROUP BY account_number, hh
+),
+flagged AS (
+    SELECT s.*, k.known_until,
+           CASE WHEN s.night_start IS NULL THEN s.value_inc_vat = s.low_inc
+                WHEN s.night_start < s.night_end
+                THEN hour(s.local_start) * 60 + minute(s.local_start) >= s.night_start
+                     AND hour(s.local_start) * 60 + minute(s.local_start) < s.night_end
+                ELSE hour(s.local_start) * 60 + minute(s.local_start) >= s.night_start
+                     OR hour(s.local_start) * 60 + minute(s.local_start) < s.night_end END AS in_band,
+           coalesce(x.by_completed, false) AS by_completed,
+           -- the plan counts where completed dispatches cannot speak yet ('default')
+           coalesce(x.by_planned, false)
+             AND (dispatch_mode = 'planned' OR k.known_until IS NULL
+                  OR epoch_us(s.slot_end) > epoch_us(k.known_until)) AS by_planned
+    FROM day_low AS s
+    LEFT JOIN known AS k ON k.account_number = s.account_number
+    LEFT JOIN dispatched AS x ON x.account_number = s.account_number AND x.hh = s.hh
+),
+counted AS (
+    SELECT *,
+           by_completed OR by_planned AS is_dispatched,
+           sum(CASE WHEN by_completed OR by_planned THEN 1 ELSE 0 END)
+               OVER (PARTITION BY account_number, meter_point, tariff_code, payment_method, local_date
+                     ORDER BY slot_start ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS dispatched_so_far
+    FROM flagged
+),
+final AS (
+    SELECT *,
+           value_inc_vat AS standard_inc_vat,
+           CASE WHEN in_band THEN 'night_band'
+                WHEN is_dispatched AND dispatched_so_far <= 12 AND by_completed THEN 'completed_dispatch'
+                WHEN is_dispatched AND dispatched_so_far <= 12 THEN 'planned_dispatch'
+                ELSE 'standard' END AS source
+    FROM counted
+)
+SELECT
+    -- who and which series
+    account_number,
+    meter_point,
+    tariff_code,
+    payment_method,
+    -- the half-hour: UTC, then Europe/London
+    slot_start,
+    slot_end,
+    local_date,
+    local_start,
+    settlement_period,
+    -- the price that applies, p/kWh, and why
+    CASE WHEN source IN ('completed_dispatch', 'planned_dispatch') THEN low_inc ELSE value_inc_vat END AS value_inc_vat,
+    CASE WHEN source IN ('completed_dispatch', 'planned_dispatch') THEN low_exc ELSE value_exc_vat END AS value_exc_vat,
+    source,
+    source = 'planned_dispatch'
+      OR (dispatch_mode IN ('default', 'completed')
+          AND (known_until IS NULL OR epoch_us(slot_end) > epoch_us(known_until) - 172800000000)) AS provisional,
+    -- the tariff's own price, whether a dispatch touched the half-hour, and whether the cap refused it
+    standard_inc_vat,
+    is_dispatched AS dispatched,
+    is_dispatched AND NOT in_band AND dispatched_so_far > 12 AS capped,
+    CAST(dispatch_mode AS VARCHAR) AS dispatches
+FROM final;
