@@ -14,6 +14,7 @@ import { credentialsFrom } from '../src/api/credentials.js';
 import { DispatchClient } from '../src/api/DispatchClient.js';
 import { GraphqlError } from '../src/api/errors.js';
 import { HttpClient } from '../src/api/HttpClient.js';
+import { run as runRates } from '../jobs/rates.js';
 import { loadConfig } from '../src/config/loadConfig.js';
 import { runIngest, type IngestSummary } from '../src/ingest/ingest.js';
 import { silentLogger } from '../src/log/createLogger.js';
@@ -269,6 +270,24 @@ describe('effective rates equal the brute force', () => {
     expect(billed).toBeLessThan(none); // dispatches made some day-rate half-hours off-peak
     expect((await runCli(['cost', '--meter', EV_HOUSEHOLD.mpan, '--dispatches', 'sometimes', '--db', db])).code).toBe(2);
   }, 120_000);
+
+  it("the rates job's dispatches tick refreshes only the plan, only for an account on Intelligent Octopus Go", async () => {
+    const tick = (accounts: string[]) => runRates({
+      config: { ...loadConfig({ db, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY }), accounts },
+      logger: silentLogger(), now: () => new Date(clock), signal: new AbortController().signal, triggers: ['dispatches'], busyTimeoutMs: 5_000,
+    });
+    clock = Date.parse('2024-11-02T00:07:00Z');
+    sandbox.resetRequests();
+    expect(await tick(['A-NOT-ON-IOG'])).toMatchObject({ status: 'skipped', message: 'no configured account has an Intelligent Octopus Go agreement' });
+    expect(sandbox.requests).toEqual([]);
+    const result = await tick([SANDBOX_EV_ACCOUNT]);
+    expect(result).toMatchObject({ status: 'ok', ratesChanged: 0, details: { dispatches_planned: 3, dispatches_superseded: 0 } });
+    const asked = sandbox.requests.map((r) => r.body ?? r.path).join('\n');
+    expect(asked).toContain('flexPlannedDispatches');
+    expect(asked).not.toContain('completedDispatches');
+    expect(sandbox.requests.some((r) => r.path.includes('-unit-rates') || r.path.includes('/consumption'))).toBe(false);
+    clock = secondClock;
+  });
 
   it('`off-peak` leaves dispatched half-hours out unless --include-dispatches', async () => {
     const plain = await runCli(['off-peak', '--tariff', EV_HOUSEHOLD.tariff, '--from', '2024-10-26', '--to', '2024-10-27', '--db', db, '--format', 'json']);
