@@ -9,6 +9,7 @@ import { costBench } from './costBench.js';
 import { eventsBench } from './eventsBench.js';
 import { ingestBench } from './ingestBench.js';
 import { publishBench } from './publishBench.js';
+import { startupBench } from './startupBench.js';
 
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
@@ -26,7 +27,7 @@ async function duckdbVersion(): Promise<string> {
 
 type Section = (quick: boolean, log: (line: string) => void) => Promise<{ results: Record<string, number>; details: Record<string, unknown> }>;
 const sections: Record<string, Section> = {
-  ingest: ingestBench, analytics: analyticsBench, cost: costBench, events: eventsBench, publish: publishBench,
+  startup: startupBench, ingest: ingestBench, analytics: analyticsBench, cost: costBench, events: eventsBench, publish: publishBench,
 };
 
 const started = performance.now();

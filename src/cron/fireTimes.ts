@@ -12,7 +12,11 @@
 //   * "after" is compared as wall-clock time on its own day (node-cron's lower bound): started
 //     during the first (BST) pass of the repeated hour, the wall times already shown that hour
 //     are treated as passed and wait for the next day.
-import { parse } from 'node-cron';
+// node-cron's parser is required when an expression is parsed (its CommonJS build, loadable from
+// this synchronous function): loadConfig checks a config file's schedules here, and every command
+// loads loadConfig, most of them with no schedule to check.
+import { createRequire } from 'node:module';
+import type * as NodeCron from 'node-cron';
 import { UsageError } from '../errors.js';
 import { utcOffsetMinutes } from '../time/index.js';
 import { cronFieldProblems } from './checkCronFields.js';
@@ -41,9 +45,9 @@ export interface CronSchedule {
 export function parseCron(expression: string, where = 'cron expression'): CronSchedule {
   const problems = cronFieldProblems(expression);
   if (problems.length > 0) throw new UsageError(`${where}: '${expression}' is not a cron expression (${problems.join('; ')})`);
-  let fields: ReturnType<typeof parse>;
+  let fields: ReturnType<typeof NodeCron.parse>;
   try {
-    fields = parse(expression);
+    fields = (createRequire(import.meta.url)('node-cron') as typeof NodeCron).parse(expression);
   } catch (error) {
     throw new UsageError(`${where}: '${expression}' is not a cron expression (${(error as Error).message})`);
   }

@@ -1,8 +1,11 @@
 // pino on stderr; stdout is reserved for results. Piped or under cron: JSON lines, `info` by
 // default. On a terminal: one readable line per entry (pino-pretty, colour unless NO_COLOR or
 // --no-color), warnings and errors only by default, so results are not drowned in logs.
+// pino-pretty is loaded only when a terminal needs it (it and its colour and time libraries are
+// most of what logging costs at start-up, which cron runs and pipes never use).
+import { createRequire } from 'node:module';
 import { pino, type Logger, type DestinationStream } from 'pino';
-import pinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -31,6 +34,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const base = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
   if (options.destination) return pino(base, options.destination);
   if (pretty) {
+    const pinoPretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
     return pino(base, pinoPretty({
       colorize: options.color ?? true,
       singleLine: true,

@@ -1,11 +1,11 @@
 // Instants (UTC) seen from Europe/London: the offset, the local date, the local day's bounds and
 // length, the half-hour settlement period an instant starts, and the instants a wall-clock time
-// names. The UK rule comes from the time zone database (Intl, through date-fns-tz), never from the
-// machine's own zone: only the offset is read from date-fns-tz, and everything else is arithmetic
-// on epoch milliseconds (date-fns-tz's wall-clock fields go through the host zone and go wrong
-// around the host's clock changes, marnusw/date-fns-tz#258; its offset does not).
+// names. The UK rule comes from the time zone database (Node's ICU, through Intl), never from the
+// machine's own zone: only the offset is read from Intl, and everything else is arithmetic on epoch
+// milliseconds. (It was read through date-fns-tz's formatInTimeZone, which reads the same Intl
+// offset; its ES module build imports the whole date-fns index, about 250 modules, which every
+// command paid at start-up for this one field. test/time.test.ts still checks against date-fns-tz.)
 // The SQL side derives the same fields with sql/macros/london_local.sql.
-import { formatInTimeZone } from 'date-fns-tz';
 import { DAY_MS, MINUTE_MS, formatDays } from './civil.js';
 import { InvalidTimeError } from './InvalidTimeError.js';
 import { localDateDays } from './localDates.js';
@@ -16,11 +16,17 @@ export const LONDON_TIME_ZONE = 'Europe/London';
 /** Length of one price slot. */
 export const HALF_HOUR_MS = 30 * MINUTE_MS;
 
-/** The zone's offset at `utcMs` from the tz database (±HH:MM, as date-fns-tz reads it from Intl). */
+let offsetFormat: Intl.DateTimeFormat | undefined;
+
+/** The zone's offset at `utcMs` from the tz database: Intl's `longOffset` name, `GMT+01:00` (or
+ *  `GMT` when the offset is zero). */
 function tzOffsetMs(utcMs: number): number {
-  const text = formatInTimeZone(new Date(utcMs), LONDON_TIME_ZONE, 'xxx');
-  const minutes = Number(text.slice(1, 3)) * 60 + Number(text.slice(4, 6));
-  return (text[0] === '-' ? -minutes : minutes) * MINUTE_MS;
+  offsetFormat ??= new Intl.DateTimeFormat('en-US', { timeZone: LONDON_TIME_ZONE, timeZoneName: 'longOffset' });
+  const name = offsetFormat.formatToParts(utcMs).find((part) => part.type === 'timeZoneName')?.value ?? '';
+  const match = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(name);
+  if (!match) throw new InvalidTimeError(`no ${LONDON_TIME_ZONE} offset at ${new Date(utcMs).toISOString()}: Intl gave '${name}'`, name);
+  const minutes = match[1] ? Number(match[2]) * 60 + Number(match[3]) : 0;
+  return (match[1] === '-' ? -minutes : minutes) * MINUTE_MS;
 }
 
 /** Per UTC day: the offset at its start, and the instant it changes (end of day when it does not). */

@@ -8,8 +8,6 @@ import {
 import { EXIT, TariffsError, UsageError } from '../../errors.js';
 import { Warehouse } from '../../store/Warehouse.js';
 import { parseLocalTimeBand, parseUserDateTime } from '../../time/index.js';
-import { allProducts, currentAgile, productTariffs, REGIONS } from '../../api/discover.js';
-import { OctopusClient } from '../../api/OctopusClient.js';
 import { configFrom, formatOf, loggerFor, withApi, withDb, withFormat, type CommonFlags } from '../common.js';
 import { writeRows, type OutputFormat, type Row } from '../output.js';
 import { action } from '../run.js';
@@ -318,8 +316,11 @@ ${FORMS}`);
   }));
 }
 
-/** `regions --list`: discovery from the API. */
+/** `regions --list`: discovery from the API (its HTTP client loaded only here: the other questions
+ *  read the warehouse alone). */
 async function listRegions(flags: CommonFlags & { product?: string }): Promise<void> {
+  const [{ allProducts, currentAgile, productTariffs, REGIONS }, { OctopusClient }] =
+    await Promise.all([import('../../api/discover.js'), import('../../api/OctopusClient.js')]);
   const config = configFrom(flags);
   const format = formatOf(flags);
   const client = new OctopusClient({ baseUrl: config.baseUrl, logger: loggerFor(config, flags) });

@@ -1,18 +1,33 @@
-// Every command of the CLI, in the order `tariffs --help` lists them.
+// Every module of the CLI's commands, in the order `tariffs --help` lists them. Loaded only when
+// needed: `tariffs <command>` loads the one module that registers it (commandIndex.ts says which),
+// `--help` and `--version` load none.
 import type { Command } from 'commander';
-import { register as analytics } from './analytics.js';
-import { register as consumption } from './consumption.js';
-import { register as cost } from './cost.js';
-import { register as demo } from './demo.js';
-import { register as events } from './events.js';
-import { register as exportCommand } from './export.js';
-import { register as ingest } from './ingest.js';
-import { register as run } from './run.js';
-import { register as sandbox } from './sandbox.js';
-import { register as schedule } from './schedule.js';
-import { register as sql } from './sql.js';
-import { register as status } from './status.js';
 
 export type Register = (program: Command) => void;
 
-export const commands: Register[] = [ingest, sql, analytics, consumption, cost, events, sandbox, schedule, run, status, exportCommand, demo];
+export interface CommandModule {
+  /** The module's file name in src/cli/commands (without extension): the command index's key. */
+  readonly file: string;
+  readonly load: () => Promise<{ register: Register }>;
+}
+
+export const commandModules: readonly CommandModule[] = [
+  { file: 'ingest', load: () => import('./ingest.js') },
+  { file: 'sql', load: () => import('./sql.js') },
+  { file: 'analytics', load: () => import('./analytics.js') },
+  { file: 'consumption', load: () => import('./consumption.js') },
+  { file: 'cost', load: () => import('./cost.js') },
+  { file: 'events', load: () => import('./events.js') },
+  { file: 'sandbox', load: () => import('./sandbox.js') },
+  { file: 'schedule', load: () => import('./schedule.js') },
+  { file: 'run', load: () => import('./run.js') },
+  { file: 'status', load: () => import('./status.js') },
+  { file: 'export', load: () => import('./export.js') },
+  { file: 'demo', load: () => import('./demo.js') },
+];
+
+/** Every command registered, as before start-up was lazy (the build's command index and tests). */
+export async function registerAll(program: Command): Promise<Command> {
+  for (const module of commandModules) (await module.load()).register(program);
+  return program;
+}
