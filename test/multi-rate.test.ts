@@ -59,10 +59,11 @@ function evSlots(): Slot[] {
   return toSlots(points).map((s) => ({ ...s, inc: evPrice(s) }));
 }
 
-/** Off-peak periods by brute force: days with 2-3 distinct prices, runs at the day's minimum. */
+/** Off-peak periods by brute force: fully priced days with 2-3 distinct prices, runs at the day's minimum. */
 function bruteOffPeak(slots: Slot[]): { start: string; end: string; slots: number; price: number; date: string }[] {
   const out = [];
   for (const [date, day] of groupBy(slots, (s) => s.date)) {
+    if (day.length !== halfHoursInDay(date)) continue;
     const prices = new Set(day.map((s) => s.inc));
     if (prices.size < 2 || prices.size > 3) continue;
     const low = Math.min(...prices);

@@ -67,6 +67,7 @@ const MACRO_CALLS: Record<string, string[]> = {
     from(`cheapest_slots('${AGILE_J}', 6, ${WEEK}, latest := true, highest := true, min_price := 5, max_price := 30, length_mode := 'at_least')`),
     from(`cheapest_slots('${DAY_NIGHT}', 4, ${at('2024-01-01 00:00:00')}, ${at('2024-01-03 00:00:00')}, length_mode := 'at_most')`),
     from(`cheapest_slots('${AGILE_N}', 8, NULL, NULL)`),
+    from(`cheapest_slots('${AGILE_H}', 4, NULL, NULL, per := 'day', slot_weights := (SELECT list({slot_start: slot_start, weight: 1 + settlement_period % 4}) FROM rate_slots WHERE tariff_code = '${AGILE_H}'))`),
   ],
   cheapest_window: [
     from(`cheapest_window('${AGILE_J}', 4, ${JUNE})`),
@@ -93,6 +94,11 @@ const MACRO_CALLS: Record<string, string[]> = {
     from(`price_windows('${AGILE_J}', 4, ${JUNE}, per := 'day', length_mode := 'at_least', max_price := 15)`),
     from(`price_windows('${AGILE_J}', 12, ${JUNE}, per := 'band', band_start_minutes := 1320, band_end_minutes := 420, length_mode := 'at_most', max_price := 20)`),
     from(`price_windows('${AGILE_J}', NULL, ${JUNE}, per := 'day', weights := [2, 1, 1], latest := true, highest := true, min_price := 0)`),
+    from(`price_windows('${AGILE_H}', 3, NULL, NULL, per := 'day', length_mode := 'at_most', max_price := 20, slot_weights := (SELECT list({slot_start: slot_start, weight: 1 + settlement_period % 4}) FROM rate_slots WHERE tariff_code = '${AGILE_H}'))`),
+  ],
+  selection_blocks: [
+    from(`selection_blocks((SELECT list({payment_method: payment_method, rate_type: rate_type, slot_start: start, value_inc_vat: value_inc_vat, value_exc_vat: value_exc_vat}) FROM cheapest_slots('${AGILE_H}', 6, NULL, NULL, per := 'day')), ${at('2026-03-29 01:15:00')}, offset_minutes := -60)`),
+    from(`selection_blocks((SELECT list({payment_method: payment_method, rate_type: rate_type, slot_start: start, value_inc_vat: value_inc_vat, value_exc_vat: value_exc_vat}) FROM cheapest_slots('${AGILE_N}', 9, NULL, NULL)), ${at('2026-04-04 12:00:00')})`),
   ],
   range_coverage: [
     from(`range_coverage('${AGILE_J}', ${JUNE})`),

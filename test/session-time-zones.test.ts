@@ -71,6 +71,8 @@ const MACRO_CALLS: Record<string, string[]> = {
     `SELECT * FROM cheapest_slots('${J}', 4, ${J_SPRING}, highest := true, latest := true)`,
     `SELECT * FROM cheapest_slots('${EV}', 3, ${EV_FALL}, length_mode := 'at_least')`,
     `SELECT * FROM cheapest_slots('${J}', 5, NULL, NULL, max_price := -10, length_mode := 'at_most')`,
+    // per local day (50 half-hours on the fall-back day), weighted by instant (issue 28)
+    `SELECT * FROM cheapest_slots('${J}', 6, ${J_FALL}, per := 'day', slot_weights := (SELECT list({slot_start: slot_start, weight: 1 + (settlement_period % 3)}) FROM rate_slots WHERE tariff_code = '${J}' AND local_date = DATE '2023-10-29'))`,
   ],
   cheapest_window: [
     `SELECT * FROM cheapest_window('${J}', 4, ${J_FALL})`,
@@ -103,6 +105,12 @@ const MACRO_CALLS: Record<string, string[]> = {
     `SELECT * FROM price_windows('${J}', 4, ${J_FALL}, per := 'band', band_start_minutes := 1380, band_end_minutes := 420, max_price := 15, length_mode := 'at_most')`,
     `SELECT * FROM price_windows('${J}', NULL, ${J_SPRING}, weights := [2, 1, 1])`,
     `SELECT * FROM price_windows('${EV}', 3, ${EV_FALL}, per := 'day')`,
+    `SELECT * FROM price_windows('${J}', 3, ${J_FALL}, per := 'day', weights := [2, 1], slot_weights := (SELECT list({slot_start: slot_start, weight: 1 + (settlement_period % 3)}) FROM rate_slots WHERE tariff_code = '${J}' AND local_date = DATE '2023-10-29'))`,
+  ],
+  selection_blocks: [
+    // intermittent half-hours of each local day around the fall-back night, an hour early
+    `SELECT * FROM selection_blocks((SELECT list({payment_method: payment_method, rate_type: rate_type, slot_start: start, value_inc_vat: value_inc_vat, value_exc_vat: value_exc_vat}) FROM cheapest_slots('${J}', 8, ${J_FALL}, per := 'day')), ${ts('2023-10-29 01:15:00+00')}, offset_minutes := -60)`,
+    `SELECT * FROM selection_blocks((SELECT list({payment_method: w.payment_method, rate_type: w.rate_type, slot_start: s.slot_start, value_inc_vat: s.value_inc_vat, value_exc_vat: s.value_exc_vat}) FROM cheapest_window_per_day('${EV}', 4, ${EV_SPRING}) AS w JOIN rate_slots AS s ON s.tariff_code = w.tariff_code AND s.slot_start >= w.start AND s.slot_start < w."end"), ${ts('2025-03-30 03:00:00+01')})`,
   ],
   range_coverage: [
     `SELECT * FROM range_coverage('${J}', ${J_FALL})`,

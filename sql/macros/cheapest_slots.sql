@@ -1,24 +1,46 @@
 -- cheapest_slots(tariff, n, range_from, range_to, latest := false, highest := false,
--- min_price := NULL, max_price := NULL, length_mode := 'exact'): per series, the n cheapest
--- half-hours (inc VAT; highest := true: the n highest) inside [range_from, range_to) (NULL bound =
--- unbounded), in time order. Only half-hours inside [min_price, max_price] can be chosen (NULL =
--- no bound; eligible_slots). Equal prices go to the earliest half-hours (latest := true: the latest).
+-- min_price := NULL, max_price := NULL, length_mode := 'exact', per := 'range', slot_weights :=
+-- NULL): per series, the n cheapest half-hours (inc VAT; highest := true: the n highest) inside
+-- [range_from, range_to) (NULL bound = unbounded), in time order. Only half-hours inside
+-- [min_price, max_price] can be chosen (NULL = no bound; eligible_slots). Equal prices go to the
+-- earliest half-hours (latest := true: the latest).
 -- length_mode: 'exact' (a series with fewer than n eligible half-hours gets none: asking for n
 -- never yields fewer), 'at_most' (up to n: fewer when fewer are eligible), 'at_least' (every
 -- eligible half-hour, when there are at least n).
+-- per := 'day': n half-hours per series and Europe/London local day (each day on its own, the
+-- length mode applying to each day), as a target of intermittent half-hours is chosen per day.
+-- slot_weights: a list of {slot_start, weight} (one per half-hour, weight > 0; half-hours it does
+-- not name weigh 1), e.g. (SELECT list({slot_start: slot_start, weight: weight}) FROM my_weights):
+-- half-hours are ranked by price × weight (the weight shown in weight).
 -- source → ranked → final.
 CREATE OR REPLACE MACRO cheapest_slots(tariff, n, range_from, range_to, latest := false, highest := false,
-                                       min_price := NULL, max_price := NULL, length_mode := 'exact') AS TABLE
-WITH source AS (
-    SELECT payment_method, rate_type, local_date, slot_start, slot_end, value_inc_vat, value_exc_vat
+                                       min_price := NULL, max_price := NULL, length_mode := 'exact', per := 'range',
+                                       slot_weights := NULL) AS TABLE
+WITH slot_weight_rows AS (
+    SELECT w.slot_start, w.weight
+    FROM (SELECT unnest(CAST(slot_weights AS STRUCT(slot_start TIMESTAMPTZ, weight DOUBLE)[])) AS w)
+),
+source AS (
+    -- without slot_weights every half-hour weighs 1 and the join below is left out
+    SELECT payment_method, rate_type, local_date, slot_start, slot_end, value_inc_vat, value_exc_vat,
+           CAST(1 AS DOUBLE) AS weight,
+           CASE WHEN per = 'day' THEN local_date END AS group_date
     FROM eligible_slots(tariff, range_from, range_to, min_price, max_price)
+    WHERE slot_weights IS NULL
+    UNION ALL
+    SELECT e.payment_method, e.rate_type, e.local_date, e.slot_start, e.slot_end, e.value_inc_vat, e.value_exc_vat,
+           coalesce(sw.weight, 1.0) AS weight,
+           CASE WHEN per = 'day' THEN e.local_date END AS group_date
+    FROM eligible_slots(tariff, range_from, range_to, min_price, max_price) AS e
+    LEFT JOIN slot_weight_rows AS sw ON sw.slot_start = e.slot_start
+    WHERE slot_weights IS NOT NULL
 ),
 ranked AS (
     SELECT *,
-           row_number() OVER (PARTITION BY payment_method, rate_type
-                              ORDER BY CASE WHEN highest THEN -value_inc_vat ELSE value_inc_vat END,
+           row_number() OVER (PARTITION BY payment_method, rate_type, group_date
+                              ORDER BY CASE WHEN highest THEN -(value_inc_vat * weight) ELSE value_inc_vat * weight END,
                                        CASE WHEN latest THEN -epoch_us(slot_start) ELSE epoch_us(slot_start) END) AS price_rank,
-           count(*) OVER (PARTITION BY payment_method, rate_type) AS eligible
+           count(*) OVER (PARTITION BY payment_method, rate_type, group_date) AS eligible
     FROM source
     QUALIFY CASE length_mode WHEN 'at_least' THEN eligible >= n
                              WHEN 'at_most' THEN price_rank <= n
@@ -35,9 +57,12 @@ SELECT
     slot_end AS "end",
     london_iso(slot_start) AS local_start,
     london_iso(slot_end) AS local_end,
-    -- price, p/kWh, and its rank among the range's eligible half-hours (1 = cheapest; highest: dearest)
+    -- price, p/kWh, and its rank among the range's (per := 'day': the day's) eligible half-hours
+    -- (1 = cheapest; highest: dearest; by price × weight when weighted)
     value_inc_vat,
     value_exc_vat,
-    price_rank
+    price_rank,
+    -- the half-hour's weight (1 unless slot_weights names it)
+    weight
 FROM ranked
 ORDER BY payment_method, rate_type, start;

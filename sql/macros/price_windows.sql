@@ -1,6 +1,6 @@
 -- price_windows(tariff, n_slots, range_from, range_to, per := 'range', band_start_minutes := NULL,
 -- band_end_minutes := NULL, latest := false, highest := false, min_price := NULL, max_price :=
--- NULL, weights := NULL, length_mode := 'exact'): the one window question. cheapest_window,
+-- NULL, weights := NULL, length_mode := 'exact', slot_weights := NULL): the one window question. cheapest_window,
 -- cheapest_window_per_day and cheapest_window_in_band are named calls of it.
 -- One row per series and group: per = 'range' (one group, local_date NULL), 'day' (Europe/London
 -- local day) or 'band' (occurrence of the daily wall-clock band, under the local date it starts on;
@@ -8,7 +8,10 @@
 -- Eligible half-hours: eligible_slots (inside [range_from, range_to) and [min_price, max_price]).
 -- A window is n_slots contiguous eligible half-hours of one group (n_slots NULL: len(weights)); a
 -- missing half-hour breaks it. Score: Σ price × weight inc VAT (weights padded with 1s, or cut, to
--- the window's length; no weights: all 1); the lowest wins (highest := true: the highest); ties go
+-- the window's length; no weights: all 1), each half-hour's weight times its own weight from
+-- slot_weights when given (a list of {slot_start, weight}, one per half-hour, weight > 0, e.g.
+-- (SELECT list({slot_start: slot_start, weight: weight}) FROM my_weights); half-hours it does not
+-- name weigh 1); the lowest wins (highest := true: the highest); ties go
 -- to the earliest start (latest := true: the latest). length_mode: 'exact'; 'at_least' (the best
 -- n_slots window grows to the whole run of eligible contiguous half-hours holding it); 'at_most' (a
 -- group whose longest run is shorter than n_slots gets windows of that run's length).
@@ -20,14 +23,29 @@
 -- exact, unweighted question does the work hand-written SQL would.
 CREATE OR REPLACE MACRO price_windows(tariff, n_slots, range_from, range_to, per := 'range', band_start_minutes := NULL,
                                       band_end_minutes := NULL, latest := false, highest := false, min_price := NULL,
-                                      max_price := NULL, weights := NULL, length_mode := 'exact') AS TABLE
-WITH eligible AS (
+                                      max_price := NULL, weights := NULL, length_mode := 'exact', slot_weights := NULL) AS TABLE
+WITH slot_weight_rows AS (
+    -- the per-half-hour weights, as rows (none when slot_weights is NULL)
+    SELECT w.slot_start, w.weight
+    FROM (SELECT unnest(CAST(slot_weights AS STRUCT(slot_start TIMESTAMPTZ, weight DOUBLE)[])) AS w)
+),
+eligible AS (
+    -- without slot_weights every half-hour weighs 1 and the join below is left out
     SELECT series, local_date, slot_start, value_inc_vat, value_exc_vat,
-           hour(local_start) * 60 + minute(local_start) AS wall_minute
+           hour(local_start) * 60 + minute(local_start) AS wall_minute,
+           CAST(1 AS DOUBLE) AS slot_weight
     FROM eligible_slots(tariff, range_from, range_to, min_price, max_price)
+    WHERE slot_weights IS NULL
+    UNION ALL
+    SELECT e.series, e.local_date, e.slot_start, e.value_inc_vat, e.value_exc_vat,
+           hour(e.local_start) * 60 + minute(e.local_start) AS wall_minute,
+           coalesce(sw.weight, 1.0) AS slot_weight
+    FROM eligible_slots(tariff, range_from, range_to, min_price, max_price) AS e
+    LEFT JOIN slot_weight_rows AS sw ON sw.slot_start = e.slot_start
+    WHERE slot_weights IS NOT NULL
 ),
 grouped AS (
-    SELECT series, slot_start, value_inc_vat, value_exc_vat,
+    SELECT series, slot_start, value_inc_vat, value_exc_vat, slot_weight,
            CASE per WHEN 'range' THEN CAST(NULL AS DATE)
                     WHEN 'day' THEN local_date
                     -- after midnight of a band crossing it, the band began the day before
@@ -44,9 +62,10 @@ plain AS (
            sum(value_inc_vat) OVER w AS sum_inc,
            sum(value_exc_vat) OVER w AS sum_exc,
            lag(slot_start, coalesce(n_slots, len(weights)) - 1) OVER w AS first_start,
-           CAST(NULL AS DOUBLE[]) AS prices
+           CAST(NULL AS DOUBLE[]) AS prices,
+           CAST(NULL AS DOUBLE[]) AS slot_ws
     FROM grouped
-    WHERE weights IS NULL
+    WHERE weights IS NULL AND slot_weights IS NULL
     WINDOW w AS (PARTITION BY series, group_date ORDER BY slot_start
                  ROWS BETWEEN coalesce(n_slots, len(weights)) - 1 PRECEDING AND CURRENT ROW)
 ),
@@ -56,9 +75,23 @@ weighted AS (
            sum(value_inc_vat) OVER w AS sum_inc,
            sum(value_exc_vat) OVER w AS sum_exc,
            lag(slot_start, coalesce(n_slots, len(weights)) - 1) OVER w AS first_start,
-           list(value_inc_vat) OVER w AS prices
+           list(value_inc_vat) OVER w AS prices,
+           CAST(NULL AS DOUBLE[]) AS slot_ws
     FROM grouped
-    WHERE weights IS NOT NULL
+    WHERE weights IS NOT NULL AND slot_weights IS NULL
+    WINDOW w AS (PARTITION BY series, group_date ORDER BY slot_start
+                 ROWS BETWEEN coalesce(n_slots, len(weights)) - 1 PRECEDING AND CURRENT ROW)
+),
+slot_weighted AS (
+    -- with slot_weights: each price times its half-hour's own weight, and those weights, as lists
+    SELECT series, group_date, slot_start,
+           sum(value_inc_vat) OVER w AS sum_inc,
+           sum(value_exc_vat) OVER w AS sum_exc,
+           lag(slot_start, coalesce(n_slots, len(weights)) - 1) OVER w AS first_start,
+           list(value_inc_vat * slot_weight) OVER w AS prices,
+           list(slot_weight) OVER w AS slot_ws
+    FROM grouped
+    WHERE slot_weights IS NOT NULL
     WINDOW w AS (PARTITION BY series, group_date ORDER BY slot_start
                  ROWS BETWEEN coalesce(n_slots, len(weights)) - 1 PRECEDING AND CURRENT ROW)
 ),
@@ -66,8 +99,8 @@ windows AS (
     -- complete: the half-hour n - 1 rows back starts exactly n - 1 half-hours earlier (epoch
     -- microseconds: the same in any session time zone)
     SELECT series, group_date, first_start AS window_start,
-           CAST(coalesce(n_slots, len(weights)) AS BIGINT) AS window_slots, sum_inc, sum_exc, prices
-    FROM (SELECT * FROM plain UNION ALL SELECT * FROM weighted)
+           CAST(coalesce(n_slots, len(weights)) AS BIGINT) AS window_slots, sum_inc, sum_exc, prices, slot_ws
+    FROM (SELECT * FROM plain UNION ALL SELECT * FROM weighted UNION ALL SELECT * FROM slot_weighted)
     WHERE epoch_us(slot_start) - epoch_us(first_start) = (coalesce(n_slots, len(weights)) - 1) * CAST(1800000000 AS BIGINT)
 ),
 numbered AS (
@@ -84,7 +117,8 @@ runs AS (
            count(*) AS run_slots,
            sum(value_inc_vat) AS run_inc,
            sum(value_exc_vat) AS run_exc,
-           list(value_inc_vat ORDER BY slot_start) AS prices,
+           list(value_inc_vat * slot_weight ORDER BY slot_start) AS prices,
+           list(slot_weight ORDER BY slot_start) AS slot_ws,
            max(count(*)) OVER (PARTITION BY series, group_date) AS longest
     FROM numbered
     GROUP BY series, group_date, run_key
@@ -93,16 +127,17 @@ candidates AS (
     SELECT * FROM windows
     UNION ALL
     -- at_most: in a group whose longest run is shorter than n_slots, each run that long is a window
-    SELECT series, group_date, run_start, run_slots, run_inc, run_exc, prices
+    SELECT series, group_date, run_start, run_slots, run_inc, run_exc, prices, slot_ws
     FROM runs
     WHERE length_mode = 'at_most' AND longest < coalesce(n_slots, len(weights)) AND run_slots = longest
 ),
 scored AS (
     SELECT *,
-           CASE WHEN weights IS NULL THEN sum_inc
-                ELSE list_dot_product(prices, list_resize(CAST(weights AS DOUBLE[]), window_slots, 1.0)) END AS score,
-           CASE WHEN weights IS NULL THEN window_slots
-                ELSE list_sum(list_resize(CAST(weights AS DOUBLE[]), window_slots, 1.0)) END AS weight_sum
+           CASE WHEN weights IS NULL AND slot_weights IS NULL THEN sum_inc
+                ELSE list_dot_product(prices, list_resize(coalesce(CAST(weights AS DOUBLE[]), CAST([] AS DOUBLE[])), window_slots, 1.0)) END AS score,
+           CASE WHEN weights IS NULL AND slot_weights IS NULL THEN window_slots
+                WHEN slot_weights IS NULL THEN list_sum(list_resize(CAST(weights AS DOUBLE[]), window_slots, 1.0))
+                ELSE list_dot_product(slot_ws, list_resize(coalesce(CAST(weights AS DOUBLE[]), CAST([] AS DOUBLE[])), window_slots, 1.0)) END AS weight_sum
     FROM candidates
 ),
 best AS (

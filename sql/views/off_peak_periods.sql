@@ -3,16 +3,23 @@
 -- three distinct prices inc VAT, each run of contiguous half-hours at that day's lowest price.
 -- A run is cut at local midnight (Intelligent Go's 23:30-05:30 is 23:30-00:00 of one day and
 -- 00:00-05:30 of the next); Agile days, with dozens of prices, never qualify.
--- days (distinct prices per series and day) → lowest (the day's half-hours at its lowest price)
--- → numbered (gaps and islands) → runs → final.
+-- Only fully priced local days count (every one of their 46, 48 or 50 half-hours, london_days):
+-- a day's lowest price says nothing when part of the day is missing. The two half-hours of a
+-- local day after the last UTC midnight of a series (00:00-01:00 BST) carry two prices of an
+-- Agile-like day, and the half-hours of the open-ended rates' horizon end mid-day: neither is an
+-- off-peak day (as the peers decide it: off-peak needs the whole day's rates).
+-- days (distinct prices per series and fully priced day) → lowest (the day's half-hours at its
+-- lowest price) → numbered (gaps and islands) → runs → final.
 CREATE OR REPLACE VIEW off_peak_periods AS
 WITH days AS (
-    SELECT tariff_code, payment_method, rate_type, local_date,
-           count(DISTINCT value_inc_vat) AS day_rates,
-           min(value_inc_vat) AS low
-    FROM rate_slots
-    GROUP BY tariff_code, payment_method, rate_type, local_date
-    HAVING count(DISTINCT value_inc_vat) BETWEEN 2 AND 3
+    SELECT s.tariff_code, s.payment_method, s.rate_type, s.local_date,
+           count(DISTINCT s.value_inc_vat) AS day_rates,
+           min(s.value_inc_vat) AS low
+    FROM rate_slots AS s
+    JOIN london_days AS l ON l.local_date = s.local_date
+    GROUP BY s.tariff_code, s.payment_method, s.rate_type, s.local_date, l.slots
+    HAVING count(DISTINCT s.value_inc_vat) BETWEEN 2 AND 3
+       AND count(*) = l.slots
 ),
 lowest AS (
     SELECT s.tariff_code, s.payment_method, s.rate_type, s.local_date, s.slot_start,

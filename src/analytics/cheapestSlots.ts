@@ -1,11 +1,13 @@
 // The n cheapest half-hours of a tariff in a range, whether adjacent or not, in time order: the
 // cheapest_slots macro of sql/macros with bound parameters.
+import type { DuckDBValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import type { LengthMode } from './cheapestWindows.js';
 import { checkRange, rangeParams, type Range } from './range.js';
 import { selectPrices } from './priceSql.js';
 import { requireData } from './requireData.js';
+import { slotWeights } from './slotWeights.js';
 
 export interface CheapestSlotsRequest extends Range {
   tariff: string;
@@ -24,6 +26,10 @@ export interface CheapestSlotsRequest extends Range {
   lengthMode?: LengthMode;
   /** Prices rounded to 4 decimals in SQL, as the exports round them (what the CLI prints). */
   rounded?: boolean;
+  /** count half-hours per Europe/London local day instead of over the whole range. */
+  perDay?: boolean;
+  /** A relation giving a weight per half-hour (slotWeights): half-hours are ranked by price × weight. */
+  weightsFrom?: string;
 }
 
 export interface SlotRow {
@@ -37,25 +43,37 @@ export interface SlotRow {
   local_end: string;
   value_inc_vat: number;
   value_exc_vat: number;
-  /** 1 = the cheapest half-hour of the range. */
+  /** 1 = the cheapest half-hour of the range (per day: of the day). */
   price_rank: number;
+  /** The half-hour's weight: only with weightsFrom. */
+  weight?: number;
 }
 
 export async function cheapestSlots(warehouse: Warehouse, request: CheapestSlotsRequest): Promise<SlotRow[]> {
+  const { call, params } = await slotsCall(warehouse, request);
+  // the weight column only when weights were asked for (the rows are otherwise as they were)
+  const exclude = request.weightsFrom === undefined ? ' EXCLUDE (weight)' : '';
+  const select = selectPrices(['value_inc_vat', 'value_exc_vat'], request.rounded).replace(/^\*/, `*${exclude}`);
+  const rows = await warehouse.all<SlotRow>(`SELECT ${select} FROM ${call}`, params);
+  if (rows.length === 0) await requireData(warehouse, request.tariff, request);
+  return rows;
+}
+
+/** The checked request as a cheapest_slots call and its bound parameters (checkSlots builds on it). */
+export async function slotsCall(warehouse: Warehouse, request: CheapestSlotsRequest): Promise<{ call: string; params: Record<string, DuckDBValue> }> {
   if (!Number.isInteger(request.count) || request.count < 1) {
     throw new UsageError(`--count: must be a positive whole number, got ${request.count}`);
   }
   checkRange(request);
-  const rows = await warehouse.all<SlotRow>(
-    `SELECT ${selectPrices(['value_inc_vat', 'value_exc_vat'], request.rounded)} FROM cheapest_slots($tariff, CAST($count AS BIGINT), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ),
+  const weighted = request.weightsFrom === undefined ? undefined : await slotWeights(warehouse, request.weightsFrom);
+  const call = `cheapest_slots($tariff, CAST($count AS BIGINT), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ),
        latest := $latest, highest := $highest, min_price := CAST($min_price AS DOUBLE),
-       max_price := CAST($max_price AS DOUBLE), length_mode := $length_mode)`,
-    {
-      tariff: request.tariff, count: request.count, latest: request.latest ?? false, highest: request.highest ?? false,
-      min_price: request.minPrice ?? null, max_price: request.maxPrice ?? null, length_mode: request.lengthMode ?? 'exact',
-      ...rangeParams(request),
-    },
-  );
-  if (rows.length === 0) await requireData(warehouse, request.tariff, request);
-  return rows;
+       max_price := CAST($max_price AS DOUBLE), length_mode := $length_mode, per := '${request.perDay ? 'day' : 'range'}'` +
+    `${weighted ? `, slot_weights := ${weighted.sql}` : ''})`;
+  const params = {
+    tariff: request.tariff, count: request.count, latest: request.latest ?? false, highest: request.highest ?? false,
+    min_price: request.minPrice ?? null, max_price: request.maxPrice ?? null, length_mode: request.lengthMode ?? 'exact',
+    ...rangeParams(request),
+  };
+  return { call, params };
 }

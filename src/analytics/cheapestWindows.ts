@@ -1,12 +1,13 @@
 // The cheapest run of contiguous half-hours of a tariff: over a whole range, per Europe/London
 // local day, or per occurrence of a daily local time band. Runs the price_windows macro of
 // sql/macros with bound parameters; the SQL is the one an analyst would type.
-import { listValue } from '@duckdb/node-api';
+import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { checkRange, rangeParams, type Range } from './range.js';
 import { selectPrices } from './priceSql.js';
 import { requireData } from './requireData.js';
+import { slotWeights } from './slotWeights.js';
 
 export interface CheapestWindowsRequest extends Range {
   tariff: string;
@@ -33,6 +34,11 @@ export interface CheapestWindowsRequest extends Range {
    * cut) to the window's length. All > 0.
    */
   weights?: number[];
+  /**
+   * A relation (table, view or file) giving a weight per half-hour (columns slot_start and weight;
+   * see slotWeights): each half-hour's price counts times its weight, on top of `weights`.
+   */
+  weightsFrom?: string;
   /** 'exact' (default); 'at_least': the best window grows to its whole run of eligible half-hours;
    *  'at_most': fewer half-hours when no run of eligible ones is that long. */
   lengthMode?: LengthMode;
@@ -67,7 +73,20 @@ export interface WindowRow {
  * the tariff has prices in the range but no window qualifies; NoDataError when it has none.
  */
 export async function cheapestWindows(warehouse: Warehouse, request: CheapestWindowsRequest): Promise<WindowRow[]> {
+  const { call, params } = await windowsCall(warehouse, request);
+  const per = request.band ? 'band' : request.perDay ? 'day' : 'range';
+  const columns = selectPrices(['mean_inc_vat', 'mean_exc_vat', 'score_inc_vat'], request.rounded);
+  const found = await warehouse.all<WindowRow>(`SELECT ${columns} FROM ${call}`, params);
+  // one window per range carries no local date (price_windows gives it as null)
+  const rows = per === 'range' ? found.map(({ local_date: _date, ...row }) => row) : found;
+  if (rows.length === 0) await requireData(warehouse, request.tariff, request);
+  return rows;
+}
+
+/** The checked request as a price_windows call and its bound parameters (checkWindow builds on it). */
+export async function windowsCall(warehouse: Warehouse, request: CheapestWindowsRequest): Promise<{ call: string; params: Record<string, DuckDBValue> }> {
   checkRequest(request);
+  const weighted = request.weightsFrom === undefined ? undefined : await slotWeights(warehouse, request.weightsFrom);
   const params = {
     tariff: request.tariff,
     slots: request.slots,
@@ -86,13 +105,8 @@ export async function cheapestWindows(warehouse: Warehouse, request: CheapestWin
   const call = `price_windows($tariff, CAST($slots AS INTEGER), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ), per := '${per}', ` +
     'band_start_minutes := CAST($band_start AS INTEGER), band_end_minutes := CAST($band_end AS INTEGER), length_mode := $length_mode, ' +
     'latest := $latest, max_price := CAST($max_price AS DOUBLE), highest := $highest, min_price := CAST($min_price AS DOUBLE), ' +
-    'weights := CAST($weights AS DOUBLE[]))';
-  const columns = selectPrices(['mean_inc_vat', 'mean_exc_vat', 'score_inc_vat'], request.rounded);
-  const found = await warehouse.all<WindowRow>(`SELECT ${columns} FROM ${call}`, params);
-  // one window per range carries no local date (price_windows gives it as null)
-  const rows = per === 'range' ? found.map(({ local_date: _date, ...row }) => row) : found;
-  if (rows.length === 0) await requireData(warehouse, request.tariff, request);
-  return rows;
+    `weights := CAST($weights AS DOUBLE[])${weighted ? `, slot_weights := ${weighted.sql}` : ''})`;
+  return { call, params };
 }
 
 function checkRequest(request: CheapestWindowsRequest): void {

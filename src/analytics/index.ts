@@ -16,7 +16,11 @@ export {
   costs, lastCompleteMonths, netCosts, tariffComparison,
   type ComparisonRequest, type CostPeriod, type CostRequest, type NetRequest, type PaymentMethod,
 } from './costs.js';
-export { checkWindow, type CheckRequest, type CheckResult, type CheckedWindow } from './checkWindow.js';
+export { checkWindow, type BlockCheck, type CheckRequest, type CheckResult, type CheckedWindow } from './checkWindow.js';
+export { checkSlots, type CheckSlotsRequest, type CheckSlotsResult } from './checkSlots.js';
+export { parseOffset } from './parseOffset.js';
+export { selectionBlocks, type BlockRow, type BlockState, type SelectionSummary } from './selectionBlocks.js';
+export { relationSql, slotWeights, type SlotWeights } from './slotWeights.js';
 export { rangeCoverage, seriesKey, type CoverageRow } from './rangeCoverage.js';
 export { rollingStart } from './rollingStart.js';
 export { describeDispatchMode, meterOnIog, parseDispatchMode, type DispatchMode } from './dispatchMode.js';

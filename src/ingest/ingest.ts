@@ -211,7 +211,8 @@ async function fetchInto(fetched: Fetched, run: Run, context: IngestContext): Pr
     });
     return;
   }
-  const targets = fetched.targets = await resolveTargets(client, request);
+  const targets = fetched.targets = await resolveTargets(client, request,
+    (notice, message) => logger.warn({ product: notice.product, tariffs: notice.tariffs, night_band: notice.band ?? null }, message));
   await upsertTariffs(warehouse, targets, now());
   context.onTargets?.(targets);
   const rates = fetched.rates = await ingestRates({

@@ -7,12 +7,22 @@ import { parseTariffCode } from '../api/tariffCodes.js';
 import { TariffsError, UsageError } from '../errors.js';
 import type { TariffRow } from '../store/writeCatalog.js';
 import type { RateKind } from '../store/writeRates.js';
+import { publishedNightBand, type NightBand } from './publishedNightBand.js';
 
 export interface IngestTarget extends TariffRow {
   kinds: RateKind[];
   /** Agreement period (from accounts): fetching is clipped to it; no `to` = open-ended. */
   period?: { from: Date; to?: Date };
   source: 'tariff' | 'product' | 'account';
+}
+
+/** A product whose four-rate EV entries name no night band: the band used instead, if any. */
+export interface NightBandNotice {
+  product: string;
+  tariffs: string[];
+  /** The tariff's published band (publishedNightBand), or undefined: day and night rates are then
+   *  kept as two series, as for any day/night tariff. */
+  band: NightBand | undefined;
 }
 
 export interface TargetRequest {
@@ -42,10 +52,15 @@ export function targetFromCode(code: string, source: IngestTarget['source'], fla
 
 /**
  * A product's electricity tariffs (single and dual register, and four-rate EV tariffs: day and
- * night rates with the night band the entry names) in the given regions.
+ * night rates with the night band the entry names) in the given regions. An EV entry naming no
+ * band (night_start and night_end are undocumented, hence optional) gets the tariff's published
+ * one when known (Intelligent Octopus Go: 23:30-05:30); `notices` then gains one entry for the
+ * product, for the caller to warn once.
  */
-export function targetsFromProduct(detail: ProductDetail, regions: string[]): IngestTarget[] {
+export function targetsFromProduct(detail: ProductDetail, regions: string[], notices: NightBandNotice[] = []): IngestTarget[] {
   const out: IngestTarget[] = [];
+  const unnamed: string[] = [];
+  const fallback = publishedNightBand(detail.code);
   const tables: [TariffTable | undefined, 'single' | 'dual', boolean][] = [
     [detail.single_register_electricity_tariffs, 'single', false],
     [detail.dual_register_electricity_tariffs, 'dual', false],
@@ -64,20 +79,26 @@ export function targetsFromProduct(detail: ProductDetail, regions: string[]): In
           continue;
         }
         found++;
+        const named = ev ? nightBandOf(entry, `product ${detail.code} region ${region} ${paymentMethod}`) : undefined;
+        if (ev && named === undefined) unnamed.push(entry.code);
+        const nightBand = named ?? (ev ? fallback : undefined);
         out.push({
           tariffCode: entry.code, productCode: detail.code, fuel: 'electricity', register, region,
           paymentMethod, rateKinds, kinds: kindsFor('electricity', register), source: 'product',
-          ...(ev ? { nightBand: nightBandOf(entry, `product ${detail.code} region ${region} ${paymentMethod}`) } : {}),
+          ...(nightBand ? { nightBand } : {}),
         });
       }
     }
     if (found === 0) throw new UsageError(`--region ${region}: product ${detail.code} has no electricity tariff in region ${region}`);
   }
+  if (unnamed.length > 0) notices.push({ product: detail.code, tariffs: unnamed, band: fallback });
   return out;
 }
 
-/** `night_start`/`night_end` (`23:30` or `23:30:00`, Europe/London wall time) → minutes after midnight. */
-function nightBandOf(entry: Record<string, unknown>, where: string): { startMinutes: number; endMinutes: number } {
+/** `night_start`/`night_end` (`23:30` or `23:30:00`, Europe/London wall time) → minutes after
+ *  midnight; undefined when the entry has neither (a malformed or lone one is refused). */
+function nightBandOf(entry: Record<string, unknown>, where: string): NightBand | undefined {
+  if (entry.night_start === undefined && entry.night_end === undefined) return undefined;
   const minutes = (field: 'night_start' | 'night_end') => {
     const text = entry[field];
     const m = typeof text === 'string' ? /^([01]\d|2[0-3]):([0-5]\d)(?::00)?$/.exec(text) : null;
@@ -115,7 +136,13 @@ export async function targetsFromAccount(client: OctopusClient, accountNumber: s
   return [...byCode.values()];
 }
 
-export async function resolveTargets(client: OctopusClient, request: TargetRequest): Promise<IngestTarget[]> {
+/**
+ * Every target of the request, once. `warn` hears once per product whose EV entries name no
+ * night band, saying which band was used instead.
+ */
+export async function resolveTargets(
+  client: OctopusClient, request: TargetRequest, warn: (notice: NightBandNotice, message: string) => void = () => undefined,
+): Promise<IngestTarget[]> {
   const targets = new Map<string, IngestTarget>();
   const add = (t: IngestTarget) => {
     const existing = targets.get(t.tariffCode);
@@ -124,10 +151,20 @@ export async function resolveTargets(client: OctopusClient, request: TargetReque
     if (t.nightBand && !existing.nightBand) existing.nightBand = t.nightBand; // only a product detail knows it
   };
   for (const code of request.tariffs) add(targetFromCode(code, 'tariff'));
+  const notices: NightBandNotice[] = [];
   for (const product of request.products) {
     const detail = await client.product(product.code);
-    for (const t of targetsFromProduct(detail, product.regions)) add(t);
+    for (const t of targetsFromProduct(detail, product.regions, notices)) add(t);
   }
+  for (const notice of notices) warn(notice, nightBandMessage(notice));
   for (const account of request.accounts) for (const t of await targetsFromAccount(client, account)) add(t);
   return [...targets.values()];
+}
+
+function nightBandMessage(notice: NightBandNotice): string {
+  const hhmm = (m: number) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`;
+  const what = `product ${notice.product}: four_rate_ev_electricity_tariffs entry ${notice.tariffs.join(', ')} names no night band (night_start, night_end)`;
+  return notice.band
+    ? `${what}; using the tariff's published band ${hhmm(notice.band.startMinutes)}-${hhmm(notice.band.endMinutes)} Europe/London`
+    : `${what} and none is known for it; its day and night rates are kept as two series`;
 }

@@ -54,6 +54,10 @@ export interface AddTariffInput {
   nightRates?: readonly RateInput[];
   /** Fields of the product listing when the product is new (full_name, is_green, brand…). */
   product?: Json;
+  /** The detail's group to list a new tariff under (default: by fuel and register of its code);
+   *  `four_rate_ev_electricity_tariffs` serves day and night rates whatever the code says, as the
+   *  real IOG-SMB tariff E-1R-IOG-SMB-VAR-24-10-29-H is. */
+  group?: TariffGroupKey;
 }
 
 const TARIFF_CODE = /^([EG])-(1R|2R)-(.+)-([A-P])$/;
@@ -159,17 +163,19 @@ export class SandboxCatalog {
     if (!tariff) {
       // Copy-on-write: the detail object may be shared with the catalog this one was cloned from.
       const detail = structuredClone(product.detail);
-      const group = TARIFF_GROUPS.find((g) => g.fuel === parsed.fuel && g.registers === parsed.registers)!;
+      const group = TARIFF_GROUPS.find((g) => (input.group === undefined
+        ? g.fuel === parsed.fuel && g.registers === parsed.registers
+        : g.key === input.group))!;
       const regions = (detail[group.key] && typeof detail[group.key] === 'object' && !Array.isArray(detail[group.key])
         ? detail[group.key]
         : {}) as Record<string, Record<string, Json>>;
       regions[`_${parsed.region}`] = {
         ...(regions[`_${parsed.region}`] ?? {}),
-        direct_debit_monthly: tariffDetailEntry(productCode, input.tariffCode, parsed.fuel, parsed.registers),
+        direct_debit_monthly: tariffDetailEntry(productCode, input.tariffCode, parsed.fuel, group.registers),
       };
       detail[group.key] = regions;
       this.products.set(productCode, { ...product, detail });
-      tariff = { productCode, tariffCode: input.tariffCode, fuel: parsed.fuel, registers: parsed.registers, series: new Map() };
+      tariff = { productCode, tariffCode: input.tariffCode, fuel: parsed.fuel, registers: group.registers, series: new Map() };
       this.tariffs.set(input.tariffCode, tariff);
     }
     const given: [RateKind, readonly RateInput[] | undefined][] = [

@@ -38,11 +38,17 @@ interface CheapestFlags extends RollingFlags {
   between?: string;
   weights?: string;
   check?: boolean;
+  offset?: string;
+  weightsFrom?: string;
 }
 
 interface SlotsFlags extends RollingFlags {
   tariff: string;
   count: string;
+  perDay?: boolean;
+  check?: boolean;
+  offset?: string;
+  weightsFrom?: string;
 }
 
 interface TariffFlags extends RangeFlags {
@@ -56,7 +62,21 @@ time such as 2024-03-31T16:00, or an instant with an offset (2024-03-31T15:00Z);
 JSON output is an array of objects: instants are UTC (…Z), local_start/local_end are Europe/London
 wall times with offset (2024-10-27T01:30:00+00:00), prices are p/kWh. Exit status: 0 answered
 (possibly with no rows), 1 no prices stored for the tariff in the range (or, with --complete, not
-every half-hour of it), 2 bad usage, 3 (cheapest --check) now is not inside today's window.`;
+every half-hour of it), 2 bad usage, 3 (cheapest/slots --check) now is not inside a block of the
+selection (moved by --offset).`;
+
+const CHECK_HELP = `
+--check (with --per-day): the selection of today and tomorrow (Europe/London local days) as blocks
+of contiguous half-hours; exit 0 when now lies in a block, 3 when not. JSON adds active,
+current_block and next_block (start, end, act_start, act_end, slots, state, mean/min/max price),
+blocks and selection (its half-hours, mean, min and max). --offset moves every block to act on it:
+-1h acts an hour before each block starts and ends (act_start = start - 1h); "today" is then the
+local day of now minus the offset. SQL: selection_blocks(selection, at, offset_minutes := …).
+--weights-from names a table or view of the warehouse, or a CSV/Parquet/JSON file, with columns
+slot_start (an instant: TIMESTAMPTZ, or text with an offset such as 2024-03-31T00:30:00Z; on a
+half-hour) and weight (above 0): each half-hour's price counts times its weight (half-hours it
+does not name weigh 1). SQL: slot_weights := (SELECT list({slot_start: slot_start, weight: weight})
+FROM my_weights).`;
 
 /** The options of `cheapest` and `slots` beyond the range: direction, thresholds, lengths, clock. */
 function withRolling(command: Command, what: 'window' | 'half-hours'): Command {
@@ -95,7 +115,9 @@ export function register(program: Command): void {
     .option('--per-day', 'one window per Europe/London local day, lying inside that day')
     .option('--between <HH:MM-HH:MM>', 'one window per occurrence of a daily local time band, e.g. 23:00-07:00 (listed under the date it starts)')
     .option('--weights <w,w,...>', "score Σ price × weight, first half-hour first (an appliance drawing most at the start: 2,1,1); missing weights are 1")
-    .option('--check', 'with --per-day: exit 0 when now lies inside today\'s window, 3 when not; prints the window (JSON: today, current and next, with mean, min and max)');
+    .option('--weights-from <relation>', 'a weight per half-hour from a table, view or CSV/Parquet file (columns slot_start, weight): Σ price × weight, times --weights')
+    .option('--check', 'with --per-day: exit 0 when now lies inside today\'s window, 3 when not; prints the window (JSON: today, current and next, with mean, min and max, and the blocks)')
+    .option('--offset <offset>', 'with --check: act this long after each block starts, negative before (-1h: an hour early; -01:00:00 works too)');
   withFormat(withDb(withRolling(cheapest, 'window')));
   cheapest.addHelpText('after', `
 Score: the mean price inc VAT of the window's half-hours (with --weights: Σ price × weight, shown as
@@ -110,7 +132,8 @@ SQL: cheapest_window(tariff, n_slots, from, to, latest := …, max_price := …,
 weights := [2, 1, 1]), cheapest_window_per_day(…), cheapest_window_in_band(tariff, n_slots,
 band_start_minutes, band_end_minutes, from, to, …); with --at-least/--at-most: price_windows(tariff,
 n_slots, from, to, per := 'range' | 'day' | 'band', …, length_mode := 'at_least' | 'at_most');
-range_coverage(tariff, from, to).
+range_coverage(tariff, from, to); with --weights-from: price_windows(…, slot_weights := …).
+${CHECK_HELP}
 ${ROLLING_HELP}
 ${FORMS}`);
   cheapest.action(action(async (flags: CheapestFlags) => {
@@ -124,13 +147,15 @@ ${FORMS}`);
     const request = {
       tariff: flags.tariff, slots, latest: flags.latest === true, rounded: true, ...options,
       ...(weights === undefined ? {} : { weights }),
+      ...(flags.weightsFrom === undefined ? {} : { weightsFrom: flags.weightsFrom }),
     };
+    const offsetMinutes = await offsetOf(flags);
     if (flags.check) {
       if (flags.from !== undefined || flags.to !== undefined || flags.minRemaining !== undefined) {
         throw new UsageError('--check looks at today and tomorrow by itself: drop --from, --to and --min-remaining');
       }
       return withWarehouse(flags, async (warehouse, format) => {
-        const result = await checkWindow(warehouse, { ...request, now });
+        const result = await checkWindow(warehouse, { ...request, now, offsetMinutes });
         if (format === 'json') process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
         else if (result.today) output([{ ...result.today, in_window: result.in_window }], format);
         if (!result.today) process.stderr.write(`tariffs: no window of ${slots} half-hours of ${flags.tariff} on ${result.local_date} qualifies\n`);
@@ -155,21 +180,48 @@ ${FORMS}`);
     .command('slots')
     .description('the N cheapest (or --highest) half-hours of a tariff in a range (adjacent or not), in time order')
     .requiredOption('--tariff <code>', 'tariff code, e.g. E-1R-AGILE-18-02-21-A')
-    .requiredOption('--count <n>', 'how many half-hours');
+    .requiredOption('--count <n>', 'how many half-hours')
+    .option('--per-day', '--count half-hours per Europe/London local day (each day chosen on its own)')
+    .option('--weights-from <relation>', 'a weight per half-hour from a table, view or CSV/Parquet file (columns slot_start, weight): ranked by price × weight')
+    .option('--check', 'with --per-day: exit 0 when now lies in a block of today\'s (or tomorrow\'s) half-hours, 3 when not; prints the blocks')
+    .option('--offset <offset>', 'with --check: act this long after each block starts, negative before (-1h: an hour early)');
   withFormat(withDb(withRolling(slots, 'half-hours')));
   slots.addHelpText('after', `
 Only half-hours inside [--min-price, --max-price] can be chosen. Fewer eligible half-hours than
---count is no answer (exit 0, a note on stderr), unless --at-most.
+--count is no answer (exit 0, a note on stderr), unless --at-most; with --per-day, per day.
 SQL: SELECT * FROM cheapest_slots(tariff, n, from, to, latest := …, highest := …, min_price := …,
-max_price := …, length_mode := 'exact' | 'at_least' | 'at_most').
+max_price := …, length_mode := 'exact' | 'at_least' | 'at_most', per := 'range' | 'day',
+slot_weights := …); with --weights-from each row also carries its weight.
+--check for cron: tariffs slots --tariff T --count 6 --per-day --check --offset -30m --format csv >/dev/null && run-heater
+${CHECK_HELP}
 ${ROLLING_HELP}
 ${FORMS}`);
   slots.action(action(async (flags: SlotsFlags) => {
     const count = countFlag(flags.count, '--count');
-    const range = rangeOf(flags, nowOf(flags));
+    const now = nowOf(flags);
     const options = optionsOf(flags);
+    const offsetMinutes = await offsetOf(flags);
+    const request = {
+      tariff: flags.tariff, count, latest: flags.latest === true, rounded: true, ...options,
+      ...(flags.weightsFrom === undefined ? {} : { weightsFrom: flags.weightsFrom }),
+    };
+    if (flags.check) {
+      if (flags.perDay !== true) throw new UsageError('--check needs --per-day: it checks today\'s half-hours');
+      if (flags.from !== undefined || flags.to !== undefined || flags.minRemaining !== undefined) {
+        throw new UsageError('--check looks at today and tomorrow by itself: drop --from, --to and --min-remaining');
+      }
+      return withWarehouse(flags, async (warehouse, format) => {
+        const { checkSlots } = await import('../../analytics/checkSlots.js');
+        const result = await checkSlots(warehouse, { ...request, now, offsetMinutes });
+        if (format === 'json') process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+        else output(result.blocks.map((b) => ({ ...b, active: result.active })), format);
+        if (result.today.length === 0) process.stderr.write(`tariffs: fewer than ${count} half-hours of ${flags.tariff} are eligible on ${result.local_date}\n`);
+        return result.active ? EXIT.OK : EXIT.NOT_NOW;
+      });
+    }
+    const range = rangeOf(flags, now);
     await withWarehouse(flags, async (warehouse, format) => {
-      const rows = await cheapestSlots(warehouse, { tariff: flags.tariff, count, ...range, latest: flags.latest === true, rounded: true, ...options });
+      const rows = await cheapestSlots(warehouse, { ...request, ...range, perDay: flags.perDay === true });
       const marked = await markCoverage(warehouse, flags, range, rows);
       if (rows.length === 0) {
         process.stderr.write(`tariffs: fewer than ${count} half-hours of ${flags.tariff} are eligible in the range` +
@@ -209,8 +261,9 @@ ${FORMS}`);
     .option('--dispatches <which>', 'with --include-dispatches: planned|completed (default: completed where known, else planned for the future)');
   withFormat(withDb(offPeak));
   offPeak.addHelpText('after', `
-Only Europe/London local days with two or three distinct prices count (Agile days never do); a
-period is cut at local midnight, and listed when it lies inside [--from, --to). A four-rate EV
+Only fully priced Europe/London local days (all 46, 48 or 50 half-hours) with two or three
+distinct prices count (Agile days never do; a day's first or last stored hours do not); a period
+is cut at local midnight, and listed when it lies inside [--from, --to). A four-rate EV
 tariff (ingested with --product/--region) shows its night band, 10/12/14 half-hours long for
 23:30-05:30 on the spring-forward/ordinary/fall-back night. No such days is an empty answer (exit 0).
 Half-hours made off-peak only by an Intelligent Octopus Go dispatch are left out unless
@@ -373,6 +426,14 @@ async function markCoverage<R extends { payment_method: string | null; rate_type
   }
   const incomplete = new Set(gaps.map(seriesKey));
   return rows.map((row) => ({ ...row, complete: !incomplete.has(seriesKey(row)) }));
+}
+
+/** --offset in minutes (0 without it); only --check takes it. */
+async function offsetOf(flags: { offset?: string; check?: boolean }): Promise<number> {
+  if (flags.offset === undefined) return 0;
+  if (!flags.check) throw new UsageError('--offset applies to --check only');
+  const { parseOffset } = await import('../../analytics/parseOffset.js');
+  return parseOffset(flags.offset, '--offset');
 }
 
 /** "Now": --now when given (scripts, tests), else the clock. */

@@ -1,0 +1,85 @@
+-- selection_blocks(selection, at_instant, offset_minutes := 0): the blocks of a selection of
+-- half-hours (the windows of cheapest_window_per_day, the intermittent half-hours of
+-- cheapest_slots(…, per := 'day'), any list of half-hours) and where an instant stands among them,
+-- as a target-rate sensor answers it: is a block active, which one, and which is next.
+-- selection: a list of {payment_method, rate_type, slot_start, value_inc_vat, value_exc_vat}, e.g.
+-- (SELECT list({payment_method: payment_method, rate_type: rate_type, slot_start: start,
+--  value_inc_vat: value_inc_vat, value_exc_vat: value_exc_vat}) FROM cheapest_slots(…)).
+-- A block is a run of contiguous selected half-hours of one series (a missing half-hour ends it;
+-- runs on both sides of local midnight are one block). offset_minutes moves every block to act
+-- on: -60 acts an hour before each block (act_start = start - 60 min, act_end = end - 60 min).
+-- state: 'current' when act_start <= at_instant < act_end; 'next' for the first block of the
+-- series whose act_start is after at_instant; 'past' and 'later' for the others.
+-- Also the selection's overall mean, min and max inc VAT per series (the same on each row).
+-- source → numbered (gaps and islands) → blocks → placed → final.
+CREATE OR REPLACE MACRO selection_blocks(selection, at_instant, offset_minutes := 0) AS TABLE
+WITH source AS (
+    SELECT s.payment_method, s.rate_type, s.slot_start, s.value_inc_vat, s.value_exc_vat
+    FROM (SELECT unnest(CAST(selection AS STRUCT(payment_method VARCHAR, rate_type VARCHAR, slot_start TIMESTAMPTZ,
+                                                 value_inc_vat DOUBLE, value_exc_vat DOUBLE)[])) AS s)
+),
+numbered AS (
+    SELECT *,
+           epoch_us(slot_start) // 1800000000
+           - row_number() OVER (PARTITION BY payment_method, rate_type ORDER BY slot_start) AS run_key
+    FROM source
+),
+blocks AS (
+    SELECT payment_method, rate_type,
+           min(slot_start) AS start,
+           count(*) AS slots,
+           avg(value_inc_vat) AS mean_inc_vat,
+           min(value_inc_vat) AS min_inc_vat,
+           max(value_inc_vat) AS max_inc_vat,
+           avg(value_exc_vat) AS mean_exc_vat,
+           sum(count(*)) OVER (PARTITION BY payment_method, rate_type) AS selected_slots,
+           sum(sum(value_inc_vat)) OVER (PARTITION BY payment_method, rate_type) AS selected_sum_inc,
+           min(min(value_inc_vat)) OVER (PARTITION BY payment_method, rate_type) AS selected_min_inc_vat,
+           max(max(value_inc_vat)) OVER (PARTITION BY payment_method, rate_type) AS selected_max_inc_vat
+    FROM numbered
+    GROUP BY payment_method, rate_type, run_key
+),
+placed AS (
+    -- instants as epoch microseconds: the same in any session time zone
+    SELECT *,
+           start + slots * INTERVAL 30 MINUTE AS "end",
+           start + CAST(offset_minutes AS BIGINT) * INTERVAL 1 MINUTE AS act_start,
+           start + slots * INTERVAL 30 MINUTE + CAST(offset_minutes AS BIGINT) * INTERVAL 1 MINUTE AS act_end
+    FROM blocks
+),
+marked AS (
+    SELECT *,
+           min(CASE WHEN epoch_us(act_start) > epoch_us(CAST(at_instant AS TIMESTAMPTZ)) THEN act_start END)
+               OVER (PARTITION BY payment_method, rate_type) AS next_act_start
+    FROM placed
+)
+SELECT
+    -- series
+    payment_method,
+    rate_type,
+    -- the block: UTC instants, Europe/London wall time with offset, and when to act on it
+    start,
+    "end",
+    london_iso(start) AS local_start,
+    london_iso("end") AS local_end,
+    act_start,
+    act_end,
+    CAST(slots AS INTEGER) AS slots,
+    -- where at_instant stands: past, current, next or later
+    CASE WHEN epoch_us(act_start) <= epoch_us(CAST(at_instant AS TIMESTAMPTZ))
+              AND epoch_us(CAST(at_instant AS TIMESTAMPTZ)) < epoch_us(act_end) THEN 'current'
+         WHEN act_start = next_act_start THEN 'next'
+         WHEN epoch_us(act_end) <= epoch_us(CAST(at_instant AS TIMESTAMPTZ)) THEN 'past'
+         ELSE 'later' END AS state,
+    -- prices of the block, p/kWh
+    mean_inc_vat,
+    min_inc_vat,
+    max_inc_vat,
+    mean_exc_vat,
+    -- the whole selection of the series
+    CAST(selected_slots AS INTEGER) AS selected_slots,
+    selected_sum_inc / selected_slots AS selected_mean_inc_vat,
+    selected_min_inc_vat,
+    selected_max_inc_vat
+FROM marked
+ORDER BY payment_method NULLS FIRST, rate_type, start;
