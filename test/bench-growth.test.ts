@@ -105,6 +105,11 @@ describe('growth table', () => {
     expect(table.split('\n')).toHaveLength(2 + 3);
   });
 
+  it('estimates nothing for a phase limited by memory rather than time', () => {
+    const steps = [measured(1e6, 1), measured(1e7, 10)].map((s) => ({ ...s, noEstimate: true }));
+    expect(withEstimates(steps, { tariffs: [1], halfHours: [1e6, 1e7, 1e8], meters: [1] })).toHaveLength(2);
+  });
+
   it('keeps a failed step as a failure, and estimates nothing from it', () => {
     const failed: GrowthStep = { ...measured(1e7, 0), seconds: null, maxRssMb: null, fileMb: null, error: 'Out of Memory Error' };
     const steps = withEstimates([measured(1e6, 1), failed], { tariffs: [1], halfHours: [1e6, 1e7, 1e8], meters: [1] });
