@@ -8,14 +8,16 @@ import { join } from 'node:path';
 import { tariffComparison } from '../src/analytics/costs.js';
 import { importConsumptionFile } from '../src/ingest/importConsumptionFile.js';
 import { householdReading } from '../src/sandbox/householdProfile.js';
+import type { OpenOptions, Warehouse } from '../src/store/Warehouse.js';
 import { HALF_HOUR_MS } from '../src/time/index.js';
 import { buildWarehouse } from './analyticsBench.js';
 import { round } from './ingestBench.js';
 
 const METER = '2100000000001';
 const SERIAL = 'BENCH0001';
-const FROM = '2023-03-01T00:00:00Z'; // a local midnight (GMT)
-const TO = '2024-03-01T00:00:00Z';
+/** A year of half-hours: 2023-03-01 … 2024-03-01, local midnights (GMT) both. */
+export const FROM = '2023-03-01T00:00:00Z';
+export const TO = '2024-03-01T00:00:00Z';
 const TARIFFS = 10;
 
 /** The same answer as tariff_comparison — per scenario ('actual' = the agreement in force, and
@@ -61,6 +63,19 @@ export const HANDWRITTEN_COMPARISON = `
   FROM charged GROUP BY scenario
   ORDER BY scenario <> 'actual', scenario`;
 
+/** `count` tariffs of real half-hourly prices (the J series, buildWarehouse), each with a
+ *  standing charge (direct debit) from 2020: what a cost question prices consumption against. */
+export async function buildPricedWarehouse(file: string, count: number, options: OpenOptions = {}):
+  Promise<{ warehouse: Warehouse; tariffs: string[] }> {
+  const warehouse = await buildWarehouse(file, count, options);
+  const tariffs = (await warehouse.all('SELECT DISTINCT tariff_code FROM unit_rates ORDER BY 1')).map((r) => r.tariff_code as string);
+  await warehouse.run(`INSERT INTO standing_charges (tariff_code, valid_from, valid_to, value_exc_vat, value_inc_vat, payment_method, local_date, run_id)
+    SELECT code, TIMESTAMPTZ '2020-01-01 00:00:00+00', NULL, 40 + i, round((40 + i) * 1.05, 4), 'DIRECT_DEBIT', DATE '2020-01-01', 1
+    FROM (SELECT unnest(CAST($codes AS VARCHAR[])) AS code, generate_subscripts(CAST($codes AS VARCHAR[]), 1) AS i)`,
+  { codes: JSON.stringify(tariffs) });
+  return { warehouse, tariffs };
+}
+
 /** The supplier dashboard's CSV of `days` local days of the household's import from FROM. */
 export function supplierCsv(from: number, halfHours: number): string {
   const lines = ['Consumption (kwh), Estimated Cost Inc. Tax (p), Standing Charge Inc. Tax (p), Start, End'];
@@ -78,14 +93,8 @@ export async function costBench(quick: boolean, log: (line: string) => void):
   const results: Record<string, number> = {};
   const details: Record<string, unknown> = {};
   try {
-    // 10 tariffs of real half-hourly prices (the J series), each with a standing charge
-    const warehouse = await buildWarehouse(join(dir, 'cost.duckdb'), TARIFFS);
+    const { warehouse, tariffs } = await buildPricedWarehouse(join(dir, 'cost.duckdb'), TARIFFS);
     try {
-      const tariffs = (await warehouse.all('SELECT DISTINCT tariff_code FROM unit_rates ORDER BY 1')).map((r) => r.tariff_code as string);
-      await warehouse.run(`INSERT INTO standing_charges (tariff_code, valid_from, valid_to, value_exc_vat, value_inc_vat, payment_method, local_date, run_id)
-        SELECT code, TIMESTAMPTZ '2020-01-01 00:00:00+00', NULL, 40 + i, round((40 + i) * 1.05, 4), 'DIRECT_DEBIT', DATE '2020-01-01', 1
-        FROM (SELECT unnest(CAST($codes AS VARCHAR[])) AS code, generate_subscripts(CAST($codes AS VARCHAR[]), 1) AS i)`,
-      { codes: JSON.stringify(tariffs) });
       await warehouse.run(`INSERT INTO agreements VALUES ($meter, $tariff, CAST($from AS TIMESTAMPTZ), NULL, NULL, now())`,
         { meter: METER, tariff: tariffs[0]!, from: FROM });
 

@@ -8,7 +8,7 @@ import { bareFetch } from './bareFetch.js';
 import { BENCH_FROM, BENCH_PRODUCT } from './benchTariffs.js';
 import { runJson, startBenchSandbox } from './processes.js';
 
-interface Backfill {
+export interface Backfill {
   seconds: number;
   requests: number;
   pages: number;
@@ -26,7 +26,7 @@ export interface IngestBenchResult {
   details: Record<string, unknown>;
 }
 
-function backfill(db: string, baseUrl: string, tariffs: string[], from: string): Promise<Backfill> {
+export function backfill(db: string, baseUrl: string, tariffs: string[], from: string): Promise<Backfill> {
   return runJson<Backfill>('./backfillOnce.js', [db, baseUrl, tariffs.join(','), from]);
 }
 

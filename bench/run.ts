@@ -1,17 +1,21 @@
-// `npm run bench [-- --quick]`: runs the benchmarks against the sandbox on loopback, prints a
-// table and writes bench/results/latest.json. Every ratio is measured within this one run.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// `npm run bench [-- --quick] [--only=a,b] [--growth-full]`: runs the benchmarks against the
+// sandbox on loopback, prints a table and writes bench/results/latest.json (with --only, the
+// sections run replace theirs in it and the others are kept). Every ratio is measured within one run.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { packageRoot } from '../src/paths.js';
 import { analyticsBench } from './analyticsBench.js';
 import { costBench } from './costBench.js';
 import { eventsBench } from './eventsBench.js';
+import { growthBench } from './growthBench.js';
 import { ingestBench } from './ingestBench.js';
 import { publishBench } from './publishBench.js';
 import { startupBench } from './startupBench.js';
 
 const quick = process.argv.includes('--quick');
+/** The growth section's largest sizes too (100M half-hours, 10,000 meters): see bench/README.md. */
+const growthFull = process.argv.includes('--growth-full');
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
@@ -28,8 +32,15 @@ async function duckdbVersion(): Promise<string> {
 type Section = (quick: boolean, log: (line: string) => void) => Promise<{ results: Record<string, number>; details: Record<string, unknown> }>;
 const sections: Record<string, Section> = {
   startup: startupBench, ingest: ingestBench, analytics: analyticsBench, cost: costBench, events: eventsBench, publish: publishBench,
+  growth: (q, l) => growthBench(q, l, { full: growthFull }),
 };
+const unknown = only?.filter((name) => !(name in sections)) ?? [];
+if (unknown.length > 0) {
+  process.stderr.write(`bench: --only: no section ${unknown.join(', ')} (sections: ${Object.keys(sections).join(', ')})\n`);
+  process.exit(2);
+}
 
+const machine = { cpus: cpus().length, memory: `${Math.round(totalmem() / 2 ** 30)} GiB`, node: process.version, duckdb: await duckdbVersion() };
 const started = performance.now();
 const results: Record<string, number> = {};
 const details: Record<string, unknown> = { quick };
@@ -38,20 +49,23 @@ for (const [name, section] of Object.entries(sections)) {
   log(`${name}…`);
   const out = await section(quick, log);
   Object.assign(results, out.results);
-  details[name] = out.details;
+  // with --only, each section says when and where it ran (the file keeps the other sections' run)
+  details[name] = only ? { measured_at: new Date().toISOString(), quick, machine, ...out.details } : out.details;
 }
 details.total_seconds = Math.round((performance.now() - started) / 100) / 10;
 
-const report = {
-  measured_at: new Date().toISOString(),
-  machine: { cpus: cpus().length, memory: `${Math.round(totalmem() / 2 ** 30)} GiB`, node: process.version, duckdb: await duckdbVersion() },
-  results,
-  details,
-};
 const dir = join(packageRoot(), 'bench', 'results');
+const latest = join(dir, 'latest.json');
+// --only: the other sections' figures of the last full run stay, each run section says when it ran
+const previous = only && existsSync(latest) ? (JSON.parse(readFileSync(latest, 'utf8')) as { results?: object; details?: object }) : undefined;
+const ran = Object.fromEntries(Object.entries(details).filter(([name]) => name in sections));
+const report = previous
+  ? { ...previous, results: { ...previous.results, ...results }, details: { ...previous.details, ...ran } }
+  : { measured_at: new Date().toISOString(), machine, results, details };
 mkdirSync(dir, { recursive: true });
-writeFileSync(join(dir, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+writeFileSync(latest, `${JSON.stringify(report, null, 2)}\n`);
 const width = Math.max(...Object.keys(results).map((k) => k.length));
 process.stdout.write(`${'key'.padEnd(width)}  value\n`);
 for (const [key, value] of Object.entries(results)) process.stdout.write(`${key.padEnd(width)}  ${value}\n`);
 process.stdout.write(`(written to bench/results/latest.json in ${details.total_seconds} s)\n`);
+
