@@ -9,6 +9,8 @@ import { EXIT } from '../errors.js';
 import { quietOnClosedPipes } from './closedPipes.js';
 import { exitCodeOfSignal, takeEarlySignal } from './signals.js';
 import { commands } from './commands/index.js';
+import { columnsOf } from './columns.js';
+import { wrapHelp } from './wrapHelp.js';
 
 export function buildProgram(): Command {
   const program = new Command();
@@ -19,9 +21,21 @@ export function buildProgram(): Command {
     .option('-v, --verbose', 'more detail: info log lines on a terminal, stack traces on errors')
     .option('--no-color', 'no colour in log lines (also: NO_COLOR=1)')
     .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
+    .exitOverride()
+    // help fits the terminal it is read on (COLUMNS in a pipe; else 80): commander's own lines and
+    // the notes commands add after them (wrapHelp). Subcommands inherit this.
+    .configureOutput({
+      getOutHelpWidth: () => helpWidth(process.stdout),
+      getErrHelpWidth: () => helpWidth(process.stderr),
+      writeOut: (text) => process.stdout.write(wrapHelp(text, helpWidth(process.stdout))),
+      writeErr: (text) => process.stderr.write(wrapHelp(text, helpWidth(process.stderr))),
+    });
   for (const register of commands) register(program);
   return program;
+}
+
+function helpWidth(stream: NodeJS.WriteStream): number {
+  return columnsOf(stream) ?? 80;
 }
 
 function packageVersion(): string {
