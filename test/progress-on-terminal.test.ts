@@ -29,6 +29,8 @@ function shellQuote(arg: string): string {
 
 interface Terminal {
   screen(): string;
+  /** As the terminal shows it: a carriage return within a line goes back over what came before. */
+  shown(): string[];
   /** Types on the terminal (^C is "\u0003"). */
   type(text: string): void;
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
@@ -52,6 +54,7 @@ function onTerminal(args: string[], cols: number): Terminal {
   const screen = () => text.replaceAll('\r', '');
   return {
     screen,
+    shown: () => visible(text).split('\n').map((l) => l.replace(/\r$/, '').split('\r').at(-1)!),
     type: (keys) => child.stdin.write(keys),
     closed,
     async waitFor(pattern, timeoutMs = 60_000) {
@@ -109,7 +112,7 @@ describe('schedule on a terminal', () => {
     await term.waitFor(/tariffs schedule: stopped \(.*\)\. Goodbye\./, 30_000);
     expect(await term.closed).toBe(0);
     // its own lines fit the terminal (wrapped at spaces); log lines are pino-pretty's
-    const own = visible(term.screen()).split('\n').filter((l) => !/^\[[\d:]+\] (WARN|ERROR|INFO)/.test(l));
+    const own = term.shown().filter((l) => !/^\[[\d:]+\] (WARN|ERROR|INFO)/.test(l));
     for (const line of own) expect(line.length, line).toBeLessThanOrEqual(100);
   }, 120_000);
 });

@@ -43,6 +43,9 @@ export interface BarLine {
   unit: string;
   /** Seconds left, when known. */
   etaSeconds?: number;
+  /** Seconds since the bar appeared: shown when the time left is not known (a long first step,
+   *  the work after the last record), so that the line still moves. */
+  elapsedSeconds?: number;
   what?: string | undefined;
 }
 
@@ -59,7 +62,8 @@ export function fitBarLine(line: BarLine, width: number): string {
   const pct = `${Math.floor(Math.min(1, Math.max(0, line.progress)) * 100)}%`;
   const counts = `${line.value}/${line.total}${line.unit ? ` ${line.unit}` : ''}`;
   const eta = line.etaSeconds !== undefined && Number.isFinite(line.etaSeconds) && line.value > 0 && line.value < line.total
-    ? `${formatSeconds(line.etaSeconds)} left` : '';
+    ? `${formatSeconds(line.etaSeconds)} left`
+    : line.elapsedSeconds !== undefined ? `${formatSeconds(line.elapsedSeconds)} so far` : '';
   const bar = (size: number) => {
     const full = Math.round(Math.min(1, Math.max(0, line.progress)) * size);
     return `[${'\u2588'.repeat(full)}${'\u2591'.repeat(size - full)}]`;
@@ -100,6 +104,7 @@ export function terminalBar(label: string, unit: string, stream: NodeJS.WriteStr
     label, progress: params.progress, value: params.value, total: params.total, unit, what,
     // cli-progress says 'NULL' or 'INF' while it cannot tell
     ...(typeof params.eta === 'number' ? { etaSeconds: params.eta } : {}),
+    elapsedSeconds: (Date.now() - params.startTime) / 1000,
   }, stream.columns || params.maxWidth);
   return {
     setTotal(total) {

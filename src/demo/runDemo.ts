@@ -22,6 +22,8 @@ export interface DemoProgress extends DemoBuildProgress {
   /** A stage ended: its bar (if any) goes, a line saying what it did stays. */
   stageDone?(text: string): void;
   export?: ExportProgress;
+  /** The summary's queries (prices, then the household). */
+  summary?: ExportProgress;
 }
 
 export interface DemoResult {
@@ -56,8 +58,13 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   let summary: DemoSummary;
   try {
     // The summary covers what the reports cover: the tariffs with half-hourly prices.
+    progress.summary?.expect(2);
+    progress.summary?.working('cheapest windows, negative prices, clock changes');
     summary = await demoSummary(warehouse, await halfHourlyTariffs(warehouse));
+    progress.summary?.done();
+    progress.summary?.working('what the household paid');
     summary.household = await householdSummary(warehouse);
+    progress.summary?.done();
   } finally {
     warehouse.close();
   }

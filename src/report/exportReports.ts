@@ -37,8 +37,8 @@ export interface ExportReportsOptions {
   progress?: ExportProgress;
 }
 
-/** How an export tells its progress: steps are the CSV/Parquet reports (each in every format)
- *  and the HTML page's sections (a price series or a meter's costs). */
+/** How an export tells its progress: steps are the CSV/Parquet reports (each in every format),
+ *  the HTML page's queries and its sections (a price series or a meter's costs). */
 export interface ExportProgress {
   /** More steps to come: the reports first, the page's sections once its data are read. */
   expect(steps: number): void;
@@ -69,6 +69,10 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
   const formats = checkFormats(options.formats);
   prepareDirectory(options.outDir);
   const started = performance.now();
+  const { progress } = options;
+  // a first step, so that a bar shows while the file opens and the scope is worked out
+  progress?.expect(1);
+  progress?.working(`opening ${options.db}`);
   const warehouse = await Warehouse.open(options.db, { readOnly: true, logger, busyTimeoutMs: options.busyTimeoutMs ?? 30_000 });
   try {
     const scope = await resolveScope(warehouse, options);
@@ -81,16 +85,15 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     const tableFormats = formats.filter((f): f is TableFormat => f !== 'html');
     const costMeters = await prepareCostScope(warehouse, params);
     const reports = tableFormats.length === 0 ? [] : costMeters > 0 ? [...REPORTS, ...COST_REPORTS] : REPORTS;
-    const { progress } = options;
+    progress?.done();
     progress?.expect(reports.length);
     // The page's data are read first; its charts (JavaScript) are then drawn while the reports'
     // queries (DuckDB's threads) run, on the one connection in turn.
     let page: Promise<HtmlReport> | undefined;
     if (formats.includes('html')) {
-      progress?.working(`${HTML_FILE}: reading its data`);
-      const data = await queryHtmlData(warehouse, scope, costMeters > 0 ? params : undefined);
-      progress?.expect(htmlSections(data));
       const chartProgress = progress && { ...progress, working: (what: string) => progress.working(`${HTML_FILE}: ${what}`) };
+      const data = await queryHtmlData(warehouse, scope, costMeters > 0 ? params : undefined, chartProgress);
+      progress?.expect(htmlSections(data));
       page = renderHtmlReport(data, logger, chartProgress ? { progress: chartProgress } : {});
       page.catch(() => undefined); // awaited below; not unhandled meanwhile
     }

@@ -60,9 +60,11 @@ function demoProgress(): (DemoProgress & { stop(): void }) | undefined {
   const started = performance.now();
   const ingest = createProgressBar('ingest');
   const exported = createStepBar('export', 'steps');
+  const summary = createStepBar('summary', 'steps');
   const stopBars = () => {
     ingest?.stop();
     exported?.stop();
+    summary?.stop();
   };
   const elapsed = () => `${(Math.round((performance.now() - started) / 100) / 10).toFixed(1)} s`;
   return {
@@ -73,6 +75,7 @@ function demoProgress(): (DemoProgress & { stop(): void }) | undefined {
     },
     ...(ingest ? { ingest } : {}),
     ...(exported ? { export: exported } : {}),
+    ...(summary ? { summary } : {}),
     stop: stopBars,
   };
 }

@@ -97,7 +97,8 @@ export function register(program: Command): void {
       const stopListening = onStopSignals({
         first: (signal) => {
           logger.info({ signal, running: scheduler.running() ?? null }, 'stopping');
-          say?.(stoppingLine(scheduler.running(), graceMs / 1000));
+          // \r: over the ^C the terminal echoed, not after it
+          say?.(`\r${stoppingLine(scheduler.running(), graceMs / 1000)}`);
           // After the grace period an interrupted job may still be waiting out a busy database.
           void scheduler.stop({ graceMs, abortMs: Math.max(15_000, busyTimeoutMs + 5_000) }).then((r) => {
             stopListening();

@@ -68,7 +68,7 @@ export interface HtmlOptions {
 }
 
 export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, logger: Logger, costParams?: Params, options: HtmlOptions = {}): Promise<HtmlReport> {
-  return renderHtmlReport(await queryHtmlData(warehouse, scope, costParams), logger, options);
+  return renderHtmlReport(await queryHtmlData(warehouse, scope, costParams, options.progress), logger, options);
 }
 
 /** The price series and cost sections the page will have (for a progress bar). */
@@ -76,24 +76,32 @@ export function htmlSections(data: HtmlData): number {
   return new Set(data.daily.map((d) => d.key)).size + (data.costs?.length ?? 0);
 }
 
-export async function queryHtmlData(warehouse: Warehouse, scope: ExportScope, costParams?: Params): Promise<HtmlData> {
+/** `progress` is told each query (a step each; a meter's costs one more). */
+export async function queryHtmlData(warehouse: Warehouse, scope: ExportScope, costParams?: Params, progress?: ExportProgress): Promise<HtmlData> {
   const params = scopeParams(scope);
   const stats = { tariffs: scope.tariffs, from: scope.from, to: scope.to, rounded: true };
-  const daily: DailyRow[] = (await dailyStats(warehouse, stats)).map((d) => ({ ...d, key: seriesLabel(d) }));
-  const months = await monthlyStats(warehouse, stats);
-  const windows = (await warehouse.all(`
+  const step = async <T>(what: string, query: Promise<T> | (() => Promise<T>)): Promise<T> => {
+    progress?.working(`reading ${what}`);
+    const result = await (typeof query === 'function' ? query() : query);
+    progress?.done();
+    return result;
+  };
+  progress?.expect(5);
+  const daily: DailyRow[] = (await step('daily statistics', () => dailyStats(warehouse, stats))).map((d) => ({ ...d, key: seriesLabel(d) }));
+  const months = await step('monthly statistics', () => monthlyStats(warehouse, stats));
+  const windows = (await step('cheapest windows', () => warehouse.all(`
     SELECT w.tariff_code, w.payment_method, w.rate_type, CAST(w.local_date AS VARCHAR) AS local_date,
            CAST(epoch(w.start - d.day_start) / 1800 + 1 AS INTEGER) AS period,
            w.local_start, w.local_end, ${D('w.mean_inc_vat')} AS mean_inc_vat
     FROM (SELECT unnest($tariffs) AS code) AS t,
          LATERAL cheapest_window_per_day(t.code, ${HTML_LIMITS.cheapestSlots},
                                          CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ)) AS w
-    JOIN london_days AS d ON d.local_date = w.local_date`, params)).map((w): WindowRow => ({
+    JOIN london_days AS d ON d.local_date = w.local_date`, params))).map((w): WindowRow => ({
     key: seriesLabel({ tariff_code: w.tariff_code, payment_method: w.payment_method, rate_type: w.rate_type }), local_date: String(w.local_date), period: Number(w.period),
     local_start: String(w.local_start), local_end: String(w.local_end), mean_inc_vat: Number(w.mean_inc_vat),
   }));
   // Half-hours of the days drawn one by one: the last HTML_LIMITS.days local days of each series.
-  const points = await warehouse.all(`
+  const points = await step('half-hours of the days drawn', () => warehouse.all(`
     WITH days AS (
         SELECT ${SERIES}, local_date
         FROM daily_stats
@@ -108,10 +116,10 @@ export async function queryHtmlData(warehouse: Warehouse, scope: ExportScope, co
     JOIN days ON ${SAME_SERIES('s', 'days')} AND s.local_date = days.local_date
     LEFT JOIN negative_slots AS n ON ${SAME_SERIES('s', 'n')} AND n.slot_start = s.slot_start
     WHERE s.slot_start >= CAST($range_from AS TIMESTAMPTZ) AND s.slot_start < CAST($range_to AS TIMESTAMPTZ)
-    ORDER BY 1, 2, 3`, params);
+    ORDER BY 1, 2, 3`, params));
 
-  const names = await seriesNames(warehouse);
-  return { daily, months, windows, points, names, ...(costParams ? { costs: await costData(warehouse, costParams) } : {}) };
+  const names = await step('series names', () => seriesNames(warehouse));
+  return { daily, months, windows, points, names, ...(costParams ? { costs: await costData(warehouse, costParams, progress) } : {}) };
 }
 
 export async function renderHtmlReport(data: HtmlData, logger: Logger, options: HtmlOptions = {}): Promise<HtmlReport> {

@@ -83,11 +83,13 @@ export interface CostData {
   daily: { local_date: string; kwh: number; price: number | null }[];
 }
 
-export async function costData(warehouse: Warehouse, params: Params): Promise<CostData[]> {
+export async function costData(warehouse: Warehouse, params: Params, progress?: ExportProgress): Promise<CostData[]> {
   const meters = await warehouse.all('SELECT meter_point, is_export, tariffs FROM export_cost_meters ORDER BY meter_point');
+  progress?.expect(meters.length);
   const out: CostData[] = [];
   for (const meter of meters) {
     const mp = String(meter.meter_point);
+    progress?.working(`reading the costs of ${mp}`);
     const tariffs = meter.tariffs as string[];
     const monthly = (await warehouse.all(`
       SELECT scenario, tariff_code, strftime(month, '%Y-%m') AS month, CAST(total_gbp AS DOUBLE) AS total_gbp, complete,
@@ -101,6 +103,7 @@ export async function costData(warehouse: Warehouse, params: Params): Promise<Co
       FROM scenario_daily_costs($mp, ['actual'], CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ), payment := $payment)
       ORDER BY local_date`, { ...params, mp })) as CostData['daily'];
     out.push({ mp, isExport: meter.is_export === true, tariffs, monthly, daily });
+    progress?.done();
   }
   return out;
 }
