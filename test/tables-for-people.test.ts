@@ -69,11 +69,13 @@ describe('renderers at 60, 80 and 120 columns', () => {
   });
 
   it('wraps help text at spaces, never inside a word', () => {
-    const text = `Usage: tariffs x [options]\n\nA paragraph written at about a hundred columns, as the commands' notes are, with a\nlong-hyphenated-word and E-1R-AGILE-24-10-01-C codes that must never be broken apart by wrapping.\nExamples:\n  tariffs schedule --list --now 2026-03-28T12:00:00Z --hours 48 --format json\n  --db <file>   DuckDB file (env TARIFFS_DB; default data/tariffs.duckdb) and more words after it`;
+    const text = `Usage: tariffs x [options]\n\nA paragraph written at about a hundred columns, as the commands' notes are, with a\nlong-hyphenated-word and E-1R-AGILE-24-10-01-C codes that must never be broken apart by wrapping.\nExamples:\n  tariffs schedule --list --now 2026-03-28T12:00:00Z --hours 48 --format json\n  --db <file>   DuckDB file (env TARIFFS_DB; default data/tariffs.duckdb) and more words after it
+  rates      */30 * * * *       incremental rates for every tracked tariff, aligned as written`;
     for (const width of [40, 60, 80]) {
       const wrapped = wrapHelp(text, width);
       for (const line of lines(wrapped)) expect(line.length, line).toBeLessThanOrEqual(width);
       expect(words(wrapped)).toEqual(words(text));
+      if (width >= 60) expect(wrapped).toContain('  rates      */30 * * * *       incremental'); // its columns kept
     }
   });
 

@@ -28,23 +28,21 @@ export function wrapHelp(text: string, width: number): string {
 }
 
 /** An indented line: continued under its text column (after the last gap of 2+ spaces, as in
- *  `  --db <file>   the file`), or 2 further in when that column is too far right. */
+ *  `  --db <file>   the file`), or, when that column is too far right, broken at the last space
+ *  that fits with its own spacing kept and continued 4 further in. */
 function wrapIndented(line: string, width: number): string[] {
   if (line.length <= width) return [line];
   const indent = /^\s*/.exec(line)![0];
-  let column = indent.length + 2;
   const gaps = [...line.slice(indent.length).matchAll(/ {2,}/g)];
   const last = gaps.at(-1);
-  if (last?.index !== undefined) {
-    const at = indent.length + last.index + last[0].length;
-    if (at <= width / 2) column = at;
+  const column = last?.index === undefined ? undefined : indent.length + last.index + last[0].length;
+  if (column !== undefined && column <= width * 0.6 && column < line.length) {
+    const [first, ...rest] = wrapWords(line.slice(column), width - column, '', '');
+    return [`${line.slice(0, column)}${first ?? ''}`, ...rest.map((l) => `${' '.repeat(column)}${l}`)];
   }
-  if (column === indent.length + 2 || column >= line.length) {
-    return wrapWords(line.slice(indent.length), width, indent, ' '.repeat(indent.length + 2));
-  }
-  const head = line.slice(0, column);
-  const [first, ...rest] = wrapWords(line.slice(column), width - column, '', '');
-  return [`${head}${first ?? ''}`, ...rest.map((l) => `${' '.repeat(column)}${l}`)];
+  const cut = line.lastIndexOf(' ', width);
+  if (cut <= indent.length) return wrapWords(line.slice(indent.length), width, indent, ' '.repeat(indent.length + 4));
+  return [line.slice(0, cut).trimEnd(), ...wrapWords(line.slice(cut + 1), width, ' '.repeat(indent.length + 4), ' '.repeat(indent.length + 4))];
 }
 
 /** Greedy wrap at spaces; `first` and `next` prefix the first and the following lines. */
