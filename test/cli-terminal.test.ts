@@ -92,9 +92,9 @@ describe('tables on a terminal', () => {
         const row = out[3 + i]!;
         expect(row.startsWith(String(w.local_date))).toBe(true);
         expect(row).toContain(` ${(w.mean_inc_vat as number).toFixed(2)}`);
-        expect(row).toMatch(new RegExp(` ${String(w.local_start).slice(11, 16)}( GMT| BST)? `));
+        expect(row).toMatch(new RegExp(` ${String(w.local_start).slice(11, 16)}( [+-]\\d\\d:\\d\\d)? `));
       });
-      expect(out.find((l) => l.startsWith('2023-10-29'))).toMatch(/01:\d\d (GMT|BST)/);
+      expect(out.find((l) => l.startsWith('2023-10-29'))).toMatch(/01:\d\d \+0[01]:00/);
 
       const daily = await onTerminal(['daily', '--db', db, '--tariff', J, '--from', '2023-10-28', '--to', '2023-10-31'], cols);
       const dailyLines = lines(daily.screen);

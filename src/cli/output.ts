@@ -3,7 +3,8 @@
 // people (src/cli/table.ts): chosen columns, 2-decimal prices, the terminal's width.
 import { stringify } from 'csv-stringify/sync';
 import { UsageError } from '../errors.js';
-import { renderHumanTable, type TableLayout } from './table.js';
+import { columnsOf } from './columns.js';
+import { renderExactTable, renderHumanTable, type TableLayout } from './table.js';
 
 export type OutputFormat = 'table' | 'csv' | 'json';
 export type Row = Record<string, unknown>;
@@ -19,9 +20,9 @@ export function resolveFormat(flag: string | undefined, isTTY = process.stdout.i
   return flag as OutputFormat;
 }
 
-/** Columns of the terminal stdout is, when it is one. */
+/** Columns of the terminal stdout is, when it is one (else COLUMNS, when set: src/cli/columns.ts). */
 export function terminalWidth(stream: NodeJS.WriteStream = process.stdout): number | undefined {
-  return stream.isTTY && stream.columns > 0 ? stream.columns : undefined;
+  return columnsOf(stream);
 }
 
 /** `exact`: a table of exactly the columns and values given (an analyst's own SELECT). */
@@ -34,7 +35,7 @@ export function render(objects: readonly object[], format: OutputFormat, columns
     case 'csv':
       return stringify(rows.map((r) => cols.map((c) => cell(r[c]))), { header: true, columns: cols });
     case 'table':
-      return exact ? renderExactTable(rows, cols) : renderHumanTable(rows, cols, width, layout);
+      return exact ? renderExactTable(rows, cols, width) : renderHumanTable(rows, cols, width, layout);
   }
 }
 
@@ -46,16 +47,4 @@ function cell(value: unknown): string {
 
 export function writeRows(rows: readonly object[], format: OutputFormat, columns?: string[], exact = false, layout?: TableLayout): void {
   process.stdout.write(render(rows, format, columns, terminalWidth(), exact, layout));
-}
-
-/** Every column selected, every digit: `tariffs sql` shows what the query returned. */
-function renderExactTable(rows: readonly Row[], cols: string[]): string {
-  if (cols.length === 0) return '(no rows)\n';
-  const body = rows.map((r) => cols.map((c) => cell(r[c])));
-  const widths = cols.map((c, i) => Math.max(c.length, ...body.map((line) => line[i]!.length)));
-  const numeric = cols.map((c) => rows.length > 0 && rows.every((r) => r[c] === null || typeof r[c] === 'number'));
-  const fmt = (line: string[]) =>
-    line.map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
-  const lines = [fmt(cols), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(fmt)];
-  return `${lines.join('\n')}\n${rows.length} row${rows.length === 1 ? '' : 's'}\n`;
 }

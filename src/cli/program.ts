@@ -12,6 +12,8 @@ import { quietOnClosedPipes } from './closedPipes.js';
 import { exitCodeOfSignal, takeEarlySignal } from './signals.js';
 import { commandOf, readCommandIndex, type IndexedCommand } from './commandIndex.js';
 import { commandModules, registerAll } from './commands/index.js';
+import { columnsOf } from './columns.js';
+import { wrapHelp } from './wrapHelp.js';
 
 /** The program with only its own flags: what every invocation starts from. */
 function bareProgram(): Command {
@@ -22,7 +24,15 @@ function bareProgram(): Command {
     .option('-v, --verbose', 'more detail: info log lines on a terminal, stack traces on errors')
     .option('--no-color', 'no colour in log lines (also: NO_COLOR=1)')
     .showHelpAfterError('(run with --help for usage)')
-    .exitOverride();
+    .exitOverride()
+    // help fits the terminal it is read on (COLUMNS in a pipe; else 80): commander's own lines and
+    // the notes commands add after them (wrapHelp). Subcommands inherit this.
+    .configureOutput({
+      getOutHelpWidth: () => helpWidth(process.stdout),
+      getErrHelpWidth: () => helpWidth(process.stderr),
+      writeOut: (text) => process.stdout.write(wrapHelp(text, helpWidth(process.stdout))),
+      writeErr: (text) => process.stderr.write(wrapHelp(text, helpWidth(process.stderr))),
+    });
 }
 
 /** The program with every command registered (tests, and start-up without a command index). */
@@ -66,6 +76,10 @@ function listedProgram(index: readonly IndexedCommand[]): Command {
   const plain = new Help();
   program.configureHelp({ subcommandTerm: (command) => terms.get(command) ?? plain.subcommandTerm(command) });
   return program;
+}
+
+function helpWidth(stream: NodeJS.WriteStream): number {
+  return columnsOf(stream) ?? 80;
 }
 
 function packageVersion(): string {

@@ -1,8 +1,10 @@
 // One terminal shared by log lines and the progress bar. While a bar is shown, a log line goes
 // above it and the bar is redrawn below (cli-progress's MultiBar.log), so lines are never glued to
-// the bar or overwritten by it; with no bar, lines go straight to stderr.
+// the bar or overwritten by it; with no bar, lines go straight to stderr. The bar's line is
+// composed to fit the terminal's width (fitBarLine): at 60 columns it shrinks, never gets cut.
 import { Writable } from 'node:stream';
 import cliProgress from 'cli-progress';
+import { wrapWords } from './wrapHelp.js';
 
 let active: cliProgress.MultiBar | undefined;
 
@@ -16,24 +18,101 @@ export const terminalLog = new Writable({
   },
 });
 
+/** A line for people on the terminal (a stage, a run): above the bar when one is shown, wrapped
+ *  at spaces to the terminal's width (continued indented). */
+export function sayOnTerminal(line: string, stream: NodeJS.WriteStream = process.stderr): void {
+  const width = stream.isTTY && stream.columns > 0 ? stream.columns : undefined;
+  const text = line.replace(/\n$/, '');
+  terminalLog.write(`${width === undefined ? text : wrapWords(text, width, '', '  ').join('\n')}\n`);
+}
+
 export interface TerminalBar {
   /** Sets or raises the total; the bar appears on the first call (never at "0/0"). */
   setTotal(total: number): void;
-  update(value: number): void;
+  /** `what`: what is being worked on now, shown at the end of the line while it fits. */
+  update(value: number, what?: string): void;
   stop(): void;
 }
 
-export function terminalBar(format: string, stream: NodeJS.WriteStream = process.stderr): TerminalBar {
+export interface BarLine {
+  label: string;
+  /** 0..1 */
+  progress: number;
+  value: number;
+  total: number;
+  unit: string;
+  /** Seconds left, when known. */
+  etaSeconds?: number;
+  /** Seconds since the bar appeared: shown when the time left is not known (a long first step,
+   *  the work after the last record), so that the line still moves. */
+  elapsedSeconds?: number;
+  what?: string | undefined;
+}
+
+const BAR_MAX = 30;
+const BAR_MIN = 8;
+
+/**
+ * `label [█████░░░░░] 42% | 1234/5678 records | 12s left | what`, at most `width - 1` characters
+ * (the last column is left free: a full line would wrap on some terminals). What gives way, in
+ * order: the `what` (shortened, then dropped), the time left, the bar down to BAR_MIN, the counts.
+ */
+export function fitBarLine(line: BarLine, width: number): string {
+  const room = Math.max(20, width) - 1;
+  const pct = `${Math.floor(Math.min(1, Math.max(0, line.progress)) * 100)}%`;
+  const counts = `${line.value}/${line.total}${line.unit ? ` ${line.unit}` : ''}`;
+  const eta = line.etaSeconds !== undefined && Number.isFinite(line.etaSeconds) && line.value > 0 && line.value < line.total
+    ? `${formatSeconds(line.etaSeconds)} left`
+    : line.elapsedSeconds !== undefined ? `${formatSeconds(line.elapsedSeconds)} so far` : '';
+  const bar = (size: number) => {
+    const full = Math.round(Math.min(1, Math.max(0, line.progress)) * size);
+    return `[${'\u2588'.repeat(full)}${'\u2591'.repeat(size - full)}]`;
+  };
+  const compose = (size: number, parts: string[]) =>
+    [`${line.label} ${size > 0 ? `${bar(size)} ` : ''}${pct}`, ...parts.filter((p) => p !== '')].join(' | ');
+  const fixed = (parts: string[]) => compose(0, parts).length + 3; // the bar's brackets and space
+  for (const parts of [[counts, eta], [counts], []]) {
+    const spare = room - fixed(parts);
+    if (spare >= BAR_MIN) {
+      const size = Math.min(BAR_MAX, spare);
+      let text = compose(size, parts);
+      const what = (line.what ?? '').replace(/\s+/g, ' ').trim();
+      if (what !== '' && text.length + 3 + Math.min(what.length, 8) <= room) {
+        const left = room - text.length - 3;
+        text += ` | ${what.length <= left ? what : `${what.slice(0, left - 1)}\u2026`}`;
+      }
+      return text;
+    }
+  }
+  return compose(0, []).slice(0, room);
+}
+
+function formatSeconds(s: number): string {
+  const seconds = Math.max(0, Math.round(s));
+  if (seconds < 60) return `${seconds}s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
+}
+
+export function terminalBar(label: string, unit: string, stream: NodeJS.WriteStream = process.stderr): TerminalBar {
   let multi: cliProgress.MultiBar | undefined;
   let bar: cliProgress.SingleBar | undefined;
   let value = 0;
+  let what: string | undefined;
+  const format: cliProgress.GenericFormatter = (_options, params) => fitBarLine({
+    label, progress: params.progress, value: params.value, total: params.total, unit, what,
+    // cli-progress says 'NULL' or 'INF' while it cannot tell
+    ...(typeof params.eta === 'number' ? { etaSeconds: params.eta } : {}),
+    elapsedSeconds: (Date.now() - params.startTime) / 1000,
+  }, stream.columns || params.maxWidth);
   return {
     setTotal(total) {
       if (total <= 0) return; // nothing announced yet: no bar at "0/0"
       if (!multi) {
         multi = new cliProgress.MultiBar({
           stream, format, hideCursor: true, clearOnComplete: true, etaBuffer: 50, gracefulExit: false,
-          autopadding: true, barsize: 30,
+          autopadding: true,
         }, cliProgress.Presets.shades_classic);
         bar = multi.create(total, value);
         active = multi;
@@ -41,8 +120,9 @@ export function terminalBar(format: string, stream: NodeJS.WriteStream = process
         bar!.setTotal(total);
       }
     },
-    update(v) {
+    update(v, now) {
       value = v;
+      if (now !== undefined) what = now;
       bar?.update(v);
     },
     stop() {

@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import { loadConfig } from '../config/loadConfig.js';
 import { TariffsError, UsageError } from '../errors.js';
 import { runIngest, type IngestSummary } from '../ingest/ingest.js';
+import type { Progress } from '../ingest/ingestRates.js';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox } from '../sandbox/startSandbox.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { assertFileDb, jobPaths } from '../store/WriteSession.js';
@@ -23,7 +24,14 @@ export interface DemoWarehouse {
   ingest: IngestSummary;
 }
 
-export async function buildDemoWarehouse(db: string, logger: Logger): Promise<DemoWarehouse> {
+export interface DemoBuildProgress {
+  /** A stage begins (a line for people). */
+  stage?(text: string): void;
+  /** The ingest's records, as `tariffs ingest` shows them. */
+  ingest?: Progress;
+}
+
+export async function buildDemoWarehouse(db: string, logger: Logger, progress: DemoBuildProgress = {}): Promise<DemoWarehouse> {
   assertFileDb(db);
   await assertReplaceable(db);
   const dir = dirname(resolve(db));
@@ -33,11 +41,13 @@ export async function buildDemoWarehouse(db: string, logger: Logger): Promise<De
     for (const f of readdirSync(dir)) if (f.startsWith(tmpPrefix) || f.startsWith(`.${tmpPrefix}`)) rmSync(join(dir, f), { recursive: true, force: true });
   }
   const tmp = join(dir, `${tmpPrefix}${process.pid}`);
+  progress.stage?.('starting the built-in sandbox');
   const sandbox = await startSandbox({ logger });
   try {
     // Tariffs with unit rates (one recorded extract has standing charges only: nothing to show).
     const tariffs = [...new Set(sandbox.tariffs().filter((t) => t.kind.endsWith('unit-rates')).map((t) => t.tariffCode))].sort();
     logger.info({ baseUrl: sandbox.baseUrl, tariffs: tariffs.length }, 'demo: sandbox started; ingesting');
+    progress.stage?.(`ingesting ${tariffs.length} tariffs and the sandbox household from ${DEMO_FROM.toISOString().slice(0, 10)}`);
     // The sandbox account (its key is public, like the sandbox): meters, agreements, consumption.
     const config = {
       ...loadConfig({ db: tmp, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY }), defaultFrom: DEMO_FROM.toISOString(),
@@ -45,7 +55,7 @@ export async function buildDemoWarehouse(db: string, logger: Logger): Promise<De
     const ingest = await runIngest(
       // the four-rate EV tariff's night band comes from its product detail
       { tariffs, products: [{ code: 'EV-SANDBOX-24-01-01', regions: ['L'] }], accounts: [SANDBOX_ACCOUNT], from: DEMO_FROM, job: DEMO_JOB },
-      { config, logger },
+      { config, logger, ...(progress.ingest ? { progress: progress.ingest } : {}) },
     );
     if (ingest.status !== 'ok') {
       throw new TariffsError('DEMO_INGEST', `demo: ingest from the sandbox ended '${ingest.status}': ${ingest.errors.join('; ')}`);

@@ -1,10 +1,10 @@
 // `tariffs demo` end to end, offline: the built-in sandbox → a fresh warehouse (every sandbox
 // tariff from 2017-01-01) → a summary → the reports as CSV, Parquet and HTML.
 import type { Logger } from 'pino';
-import { exportReports, type ExportedFile } from '../report/exportReports.js';
+import { exportReports, HTML_FILE, type ExportedFile, type ExportProgress } from '../report/exportReports.js';
 import { halfHourlyTariffs } from '../report/exportScope.js';
 import { Warehouse } from '../store/Warehouse.js';
-import { buildDemoWarehouse } from './buildDemoWarehouse.js';
+import { buildDemoWarehouse, type DemoBuildProgress } from './buildDemoWarehouse.js';
 import { demoSummary, householdSummary, type DemoSummary } from './demoSummary.js';
 
 export const DEMO_DB = 'data/demo.duckdb';
@@ -14,6 +14,16 @@ export interface DemoOptions {
   db?: string;
   outDir?: string;
   logger: Logger;
+  /** Stages, the ingest's records and the export's steps as they happen (a terminal's bars). */
+  progress?: DemoProgress;
+}
+
+export interface DemoProgress extends DemoBuildProgress {
+  /** A stage ended: its bar (if any) goes, a line saying what it did stays. */
+  stageDone?(text: string): void;
+  export?: ExportProgress;
+  /** The summary's queries (prices, then the household). */
+  summary?: ExportProgress;
 }
 
 export interface DemoResult {
@@ -31,19 +41,30 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   const outDir = options.outDir ?? DEMO_OUT;
   const { logger } = options;
   const started = performance.now();
-  const built = await buildDemoWarehouse(db, logger);
+  const progress = options.progress ?? {};
+  const built = await buildDemoWarehouse(db, logger, progress);
   const ingested = performance.now();
   logger.info({ db, rows: built.ingest.inserted, seconds: seconds(ingested - started) }, 'demo: warehouse built; exporting');
-  const { files } = await exportReports({ db, outDir, formats: ['csv', 'parquet', 'html'], logger });
+  progress.stageDone?.(`ingested ${built.ingest.inserted} rates of ${built.tariffs.length} tariffs in ${seconds(ingested - started)} s`);
+  progress.stage?.(`writing the reports to ${outDir}/ (csv, parquet, ${HTML_FILE})`);
+  const { files } = await exportReports({ db, outDir, formats: ['csv', 'parquet', 'html'], logger, ...(progress.export ? { progress: progress.export } : {}) });
   const exported = performance.now();
   const reported = [...new Set(files.map((f) => f.path))].length;
   logger.info({ dir: outDir, files: reported, seconds: seconds(exported - ingested) }, 'demo: reports written');
+  const charts = files.find((f) => f.format === 'html')?.rows ?? 0;
+  progress.stageDone?.(`wrote ${files.length} files (${charts} charts) in ${seconds(exported - ingested)} s`);
+  progress.stage?.('summarising');
   const warehouse = await Warehouse.open(db, { readOnly: true, logger });
   let summary: DemoSummary;
   try {
     // The summary covers what the reports cover: the tariffs with half-hourly prices.
+    progress.summary?.expect(2);
+    progress.summary?.working('cheapest windows, negative prices, clock changes');
     summary = await demoSummary(warehouse, await halfHourlyTariffs(warehouse));
+    progress.summary?.done();
+    progress.summary?.working('what the household paid');
     summary.household = await householdSummary(warehouse);
+    progress.summary?.done();
   } finally {
     warehouse.close();
   }

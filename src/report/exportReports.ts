@@ -10,7 +10,7 @@ import { silentLogger } from '../log/createLogger.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { copyToFile, type TableFormat } from './copyToFile.js';
 import { resolveScope, scopeParams } from './exportScope.js';
-import { buildHtmlReport } from './html/buildHtmlReport.js';
+import { htmlSections, queryHtmlData, renderHtmlReport, type HtmlReport } from './html/buildHtmlReport.js';
 import { COST_REPORTS, prepareCostScope } from './costReports.js';
 import { REPORTS } from './reports.js';
 import { temporaryPathFor, writeAtomically } from './writeAtomically.js';
@@ -33,6 +33,18 @@ export interface ExportReportsOptions {
   busyTimeoutMs?: number;
   /** Standing charges (and unit rates quoted both ways) of the cost reports; default DIRECT_DEBIT. */
   paymentMethod?: 'DIRECT_DEBIT' | 'NON_DIRECT_DEBIT';
+  /** Told each report and each section of the HTML page as it is written (a progress bar). */
+  progress?: ExportProgress;
+}
+
+/** How an export tells its progress: steps are the CSV/Parquet reports (each in every format),
+ *  the HTML page's queries and its sections (a price series or a meter's costs). */
+export interface ExportProgress {
+  /** More steps to come: the reports first, the page's sections once its data are read. */
+  expect(steps: number): void;
+  /** What is being worked on now. */
+  working(what: string): void;
+  done(steps?: number): void;
 }
 
 export interface ExportedFile {
@@ -57,6 +69,10 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
   const formats = checkFormats(options.formats);
   prepareDirectory(options.outDir);
   const started = performance.now();
+  const { progress } = options;
+  // a first step, so that a bar shows while the file opens and the scope is worked out
+  progress?.expect(1);
+  progress?.working(`opening ${options.db}`);
   const warehouse = await Warehouse.open(options.db, { readOnly: true, logger, busyTimeoutMs: options.busyTimeoutMs ?? 30_000 });
   try {
     const scope = await resolveScope(warehouse, options);
@@ -68,9 +84,22 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     const files: ExportedFile[] = [];
     const tableFormats = formats.filter((f): f is TableFormat => f !== 'html');
     const costMeters = await prepareCostScope(warehouse, params);
-    for (const report of costMeters > 0 ? [...REPORTS, ...COST_REPORTS] : REPORTS) {
-      if (tableFormats.length === 0) break;
+    const reports = tableFormats.length === 0 ? [] : costMeters > 0 ? [...REPORTS, ...COST_REPORTS] : REPORTS;
+    progress?.done();
+    progress?.expect(reports.length);
+    // The page's data are read first; its charts (JavaScript) are then drawn while the reports'
+    // queries (DuckDB's threads) run, on the one connection in turn.
+    let page: Promise<HtmlReport> | undefined;
+    if (formats.includes('html')) {
+      const chartProgress = progress && { ...progress, working: (what: string) => progress.working(`${HTML_FILE}: ${what}`) };
+      const data = await queryHtmlData(warehouse, scope, costMeters > 0 ? params : undefined, chartProgress);
+      progress?.expect(htmlSections(data));
+      page = renderHtmlReport(data, logger, chartProgress ? { progress: chartProgress } : {});
+      page.catch(() => undefined); // awaited below; not unhandled meanwhile
+    }
+    for (const report of reports) {
       const reportStarted = performance.now();
+      progress?.working(report.name);
       // Computed once, then copied to each format (the cheapest-window reports take a while).
       await warehouse.run(`CREATE OR REPLACE TEMP TABLE export_rows AS ${report.query}`, params).catch((error: unknown) => {
         throw new TariffsError('EXPORT_QUERY', `report ${report.name}: ${(error as Error).message}`, { cause: error });
@@ -82,11 +111,12 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
         files.push({ path, rows, format });
       }
       await warehouse.run('DROP TABLE export_rows');
+      progress?.done();
       logger.info({ report: report.name, formats: tableFormats, rows: files.at(-1)!.rows, ms: Math.round(performance.now() - reportStarted) }, 'export: report written');
     }
-    if (formats.includes('html')) {
+    if (page) {
       const path = join(options.outDir, HTML_FILE);
-      const report = await buildHtmlReport(warehouse, scope, logger, costMeters > 0 ? params : undefined);
+      const report = await page;
       await writeAtomically(path, async (tmp) => writeFileSync(tmp, report.html));
       files.push({ path, rows: report.charts, format: 'html' });
       logger.info({ file: path, charts: report.charts, bytes: Buffer.byteLength(report.html) }, 'export: file written');

@@ -2,10 +2,12 @@
 // prices → a fresh warehouse → a summary on stdout → the reports (CSV, Parquet, HTML).
 import type { Command } from 'commander';
 import { loadConfig } from '../../config/loadConfig.js';
-import { DEMO_DB, DEMO_OUT, runDemo } from '../../demo/runDemo.js';
+import { DEMO_DB, DEMO_OUT, runDemo, type DemoProgress } from '../../demo/runDemo.js';
 import { formatDemoSummary } from '../formatDemoSummary.js';
 import { HTML_FILE } from '../../report/exportReports.js';
 import { action } from '../run.js';
+import { createProgressBar, createStepBar } from '../progressBar.js';
+import { sayOnTerminal } from '../terminal.js';
 import { loggerFor, type GlobalFlags } from '../common.js';
 
 interface DemoFlags extends GlobalFlags {
@@ -26,10 +28,17 @@ with unit rates from 2017-01-01 into a fresh --db, prints the cheapest 2-hour wi
 tariff's latest complete local day, negative-price statistics and the clock-change days (46 or 50 half-hours), writes the reports
 (csv, parquet, ${HTML_FILE}) to --out, and stops the sandbox. No network needed.
 --db is rebuilt from scratch each run; a file there that an earlier demo did not write is never
-replaced (exit 2). Paths are relative to the current directory.`)
+replaced (exit 2). Paths are relative to the current directory. On a terminal each stage is a line
+on stderr, with a progress bar while it works; piped, only the summary is printed.`)
     .action(action(async (flags: DemoFlags) => {
       const logger = loggerFor(loadConfig(), flags);
-      const result = await runDemo({ db: flags.db, outDir: flags.out, logger });
+      const progress = demoProgress();
+      let result;
+      try {
+        result = await runDemo({ db: flags.db, outDir: flags.out, logger, ...(progress ? { progress } : {}) });
+      } finally {
+        progress?.stop();
+      }
       const html = result.files.find((f) => f.format === 'html');
       process.stdout.write([
         `tariffs demo: ${result.tariffs.length} sandbox tariffs, ${result.rows} rates → ${result.db}`,
@@ -42,6 +51,33 @@ replaced (exit 2). Paths are relative to the current directory.`)
         '',
       ].join('\n'));
     }));
+}
+
+/** On a terminal (stdout and stderr both: piped, the demo prints only its summary), a line per
+ *  stage and the bar of the stage at work: the ingest's records, the export's reports and series. */
+function demoProgress(): (DemoProgress & { stop(): void }) | undefined {
+  if (!(process.stdout.isTTY && process.stderr.isTTY)) return undefined;
+  const started = performance.now();
+  const ingest = createProgressBar('ingest');
+  const exported = createStepBar('export', 'steps');
+  const summary = createStepBar('summary', 'steps');
+  const stopBars = () => {
+    ingest?.stop();
+    exported?.stop();
+    summary?.stop();
+  };
+  const elapsed = () => `${(Math.round((performance.now() - started) / 100) / 10).toFixed(1)} s`;
+  return {
+    stage: (text) => sayOnTerminal(`demo [${elapsed()}]: ${text}…`),
+    stageDone: (text) => {
+      stopBars();
+      sayOnTerminal(`demo [${elapsed()}]: ${text}`);
+    },
+    ...(ingest ? { ingest } : {}),
+    ...(exported ? { export: exported } : {}),
+    ...(summary ? { summary } : {}),
+    stop: stopBars,
+  };
 }
 
 /** Three commands that work on the demo's file, printed at its end (and tested). */

@@ -8,6 +8,7 @@ import { parseUserDateTime } from '../../time/index.js';
 import { collect, configFrom, loggerFor, withConfig, withDb, type CommonFlags } from '../common.js';
 import { resolveFormat, writeRows } from '../output.js';
 import { action } from '../run.js';
+import { createStepBar } from '../progressBar.js';
 
 interface ExportFlags extends Omit<CommonFlags, 'format'> {
   out: string;
@@ -34,7 +35,8 @@ Files (one per report, every selected tariff in it, with a tariff_code column):
 Each file is written under a temporary name and renamed: readers never see half a file, and
 exporting the same data again gives byte-identical files. Times are Europe/London with offset.
 Columns: README.md, section Exports.
-Prints the files written (path, rows, format). Exit status: 0 written, 1 no data for a tariff
+On a terminal, a progress bar on stderr counts the reports and the HTML page's series as they are
+written. Prints the files written (path, rows, format). Exit status: 0 written, 1 no data for a tariff
 or an unwritable --out, 2 bad usage, 75 the database stayed busy.`);
   command.action(action(async (flags: ExportFlags) => {
     const config = configFrom({ db: flags.db, config: flags.config });
@@ -46,17 +48,24 @@ or an unwritable --out, 2 bad usage, 75 the database stayed busy.`);
       }
     }
     for (const code of flags.tariff ?? []) parseTariffCode(code, '--tariff');
-    const { files } = await exportReports({
-      paymentMethod: config.paymentMethod,
-      db: config.db,
-      outDir: flags.out,
-      formats: formats as ExportFormat[],
-      ...(flags.tariff ? { tariffs: flags.tariff } : {}),
-      ...(flags.from === undefined ? {} : { from: userTime(flags.from, '--from') }),
-      ...(flags.to === undefined ? {} : { to: userTime(flags.to, '--to') }),
-      logger,
-    });
-    writeRows(files, resolveFormat(undefined));
+    const progress = createStepBar('export', 'steps');
+    let files;
+    try {
+      ({ files } = await exportReports({
+        paymentMethod: config.paymentMethod,
+        db: config.db,
+        outDir: flags.out,
+        formats: formats as ExportFormat[],
+        ...(flags.tariff ? { tariffs: flags.tariff } : {}),
+        ...(flags.from === undefined ? {} : { from: userTime(flags.from, '--from') }),
+        ...(flags.to === undefined ? {} : { to: userTime(flags.to, '--to') }),
+        logger,
+        ...(progress ? { progress } : {}),
+      }));
+    } finally {
+      progress?.stop();
+    }
+    writeRows(files, resolveFormat(undefined), undefined, false, { answer: ['path'], key: ['rows'] });
   }));
 }
 

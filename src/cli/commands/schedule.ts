@@ -11,6 +11,9 @@ import { action } from '../run.js';
 import { configFrom, formatOf, loggerFor, withApi, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
 import { writeRows } from '../output.js';
 import { onStopSignals } from '../signals.js';
+import { sayOnTerminal } from '../terminal.js';
+import { runLine, startLine, stoppedLine, stoppingLine } from '../scheduleLines.js';
+import type { JobOutcome } from '../../schedule/runJob.js';
 
 interface ScheduleFlags extends CommonFlags {
   list?: boolean;
@@ -38,9 +41,10 @@ run is dropped. A failing job skips its next 1, 2, 4 … 16 ticks; one success r
 Readers of --db (analysts' sessions, exports) never hold a job up: a job writes a working file of
 its own and publishes --db when done. A job that finds another tariffs job writing waits up to
 --busy-timeout seconds, then is asked for again --busy-retry seconds later; that is not a failure
-(no tick is skipped) and tariffs status shows the attempts. SIGTERM/SIGINT: stop ticking, wait up to
---stop-timeout seconds for the running job, then interrupt it (what it committed is kept);
-exit 0. A second signal interrupts at once.
+(no tick is skipped) and tariffs status shows the attempts. On a terminal it prints a line when
+it starts (its jobs and when each runs next), one after every run, and one when it stops.
+SIGTERM/SIGINT (Ctrl-C): stop ticking, wait up to --stop-timeout seconds for the running job,
+then interrupt it (what it committed is kept); exit 0. A second signal interrupts at once.
 
 Clock changes: on the spring-forward day a time between 01:00 and 01:59 does not exist and does
 not fire (a job at 01:30 skips that day); on the fall-back day such a time happens twice and
@@ -79,16 +83,24 @@ export function register(program: Command): void {
     const graceMs = seconds(flags.stopTimeout, '--stop-timeout') * 1000;
     const logger = loggerFor(config, flags);
     const busyRetryMs = seconds(flags.busyRetry, '--busy-retry') * 1000;
-    const scheduler = new Scheduler({ jobs: JOBS, config, logger, busyTimeoutMs, busyRetryMs });
+    // On a terminal a line at the start, one per run and one at the end (the logs show warnings only).
+    const say = process.stderr.isTTY ? sayOnTerminal : undefined;
+    const scheduler = new Scheduler({
+      jobs: JOBS, config, logger, busyTimeoutMs, busyRetryMs,
+      ...(say ? { onOutcome: (outcome: JobOutcome) => say(runLine(outcome, scheduler.schedules, new Date())) } : {}),
+    });
     if (config.tariffs.length + config.products.length + config.accounts.length === 0) {
       logger.warn('nothing tracked: the config lists no tariffs, products or accounts (rates runs will be skipped)');
     }
     scheduler.start();
     logger.info({ db: config.db }, 'scheduler started'); // pid: every line has it already
+    say?.(startLine(scheduler.schedules, new Date(), config.db));
     const result = await new Promise<StopResult>((resolve) => {
       const stopListening = onStopSignals({
         first: (signal) => {
           logger.info({ signal, running: scheduler.running() ?? null }, 'stopping');
+          // \r: over the ^C the terminal echoed, not after it
+          say?.(`\r${stoppingLine(scheduler.running(), graceMs / 1000)}`);
           // After the grace period an interrupted job may still be waiting out a busy database.
           void scheduler.stop({ graceMs, abortMs: Math.max(15_000, busyTimeoutMs + 5_000) }).then((r) => {
             stopListening();
@@ -102,6 +114,7 @@ export function register(program: Command): void {
       });
     });
     logger.info({ result }, 'scheduler stopped');
+    say?.(stoppedLine(result));
     if (result === 'abandoned') process.exit(EXIT.FAILURE);
     return EXIT.OK;
   }));

@@ -8,16 +8,26 @@ import { Warehouse } from '../../store/Warehouse.js';
 import { WriteSession } from '../../store/WriteSession.js';
 import { action } from '../run.js';
 import { busyTimeoutMsOf, configFrom, formatOf, loggerFor, withBusyTimeout, withDb, withFormat, type CommonFlags } from '../common.js';
-import { writeRows } from '../output.js';
+import { terminalWidth, writeRows } from '../output.js';
+import { renderExactTable, type TableLayout } from '../table.js';
 
-async function query(flags: CommonFlags, sql: string): Promise<void> {
+/** `layout`: a listing for people (products, tariffs), whose table fits the terminal by leaving
+ *  columns out; without, an analyst's query, whose table shows every column (src/cli/table.ts). */
+async function query(flags: CommonFlags, sql: string, layout?: TableLayout): Promise<void> {
   const config = configFrom(flags);
   const format = formatOf(flags);
   const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config, flags) });
   try {
     const reader = await warehouse.reader(sql);
     // exactly the columns selected; DOUBLEs without the noise of their last bits (see withoutNoise)
-    writeRows(withoutNoise(rowsToJs(reader), reader), format, reader.columnNames(), true);
+    const rows = withoutNoise(rowsToJs(reader), reader);
+    const columns = reader.columnNames();
+    if (format === 'table' && !layout) {
+      const instants = columns.filter((_c, i) => reader.columnTypes()[i]!.typeId === DuckDBTypeId.TIMESTAMP_TZ);
+      process.stdout.write(renderExactTable(rows, columns, terminalWidth(), instants));
+    } else {
+      writeRows(rows, format, columns, false, layout);
+    }
   } finally {
     warehouse.close();
   }
@@ -51,7 +61,10 @@ export function register(program: Command): void {
   withFormat(withDb(sql));
   sql.addHelpText('after', '\nJSON output is an array of row objects; instants are ISO 8601 UTC strings (...Z), numbers are numbers.\n' +
     `DOUBLE values are printed to ${DOUBLE_DIGITS} significant digits, without the float noise of their last bits ` +
-    '(8.323875000000001 prints as 8.323875); DECIMALs and integers exactly. CAST(x AS DECIMAL(18, 9)) shows more.');
+    '(8.323875000000001 prints as 8.323875); DECIMALs and integers exactly. CAST(x AS DECIMAL(18, 9)) shows more.\n' +
+    'A table shows every column selected and TIMESTAMPTZ values as Europe/London wall time (the offset only in the hour ' +
+    'the clocks go back, when it happens twice); when it is wider than the terminal, each row is a block of ' +
+    '"column  value" lines.');
   sql.action(action(async (text: string, flags: CommonFlags) => query(flags, text)));
 
   const products = program.command('products').description('list the products stored in the warehouse');
@@ -59,7 +72,7 @@ export function register(program: Command): void {
   products.action(action(async (flags: CommonFlags) => query(flags, `
     SELECT code, display_name, brand, direction, is_variable, is_green, is_tracker, is_prepay, is_business,
            available_from, available_to, last_seen_at
-    FROM products ORDER BY code`)));
+    FROM products ORDER BY code`, { answer: ['code'], key: ['display_name', 'available_from', 'available_to', 'direction'] })));
 
   const tariffs = program.command('tariffs').description('list the tariffs stored in the warehouse, with their rate coverage');
   withFormat(withDb(tariffs));
@@ -67,7 +80,7 @@ export function register(program: Command): void {
     SELECT t.tariff_code, t.product_code, t.fuel, t.register, t.region,
            count(u.valid_from) AS unit_rates, min(u.valid_from) AS first_valid_from, max(u.valid_from) AS last_valid_from
     FROM tariffs AS t LEFT JOIN unit_rates AS u USING (tariff_code)
-    GROUP BY ALL ORDER BY t.tariff_code`)));
+    GROUP BY ALL ORDER BY t.tariff_code`, { answer: ['tariff_code', 'unit_rates'], key: ['first_valid_from', 'last_valid_from', 'region'] })));
 
   const migrate = program.command('migrate').description('create or upgrade the warehouse schema (ingest does this too)')
     .option('--vacuum', 'also rewrite the file compactly (gives back the space kills and rewrites left)');

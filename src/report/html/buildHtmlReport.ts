@@ -1,10 +1,12 @@
 // The HTML report: per price series (tariff × payment method × rate type), the last 14 local days
 // as daily charts, a chart per earlier month (at most 24, newest first) and one chart of every
 // month. Data from src/analytics (daily and monthly statistics), rate_slots, negative_slots and the
-// cheapest_window_per_day macro; charts rendered to SVG by renderSvg. Bounded: ≤ 39 charts per series.
+// cheapest_window_per_day macro, read first (queryHtmlData); the charts are then drawn to SVG by
+// renderSvg with no query (renderHtmlReport). Bounded: ≤ 39 charts per series.
 import type { Logger } from 'pino';
 import type { Params, Warehouse } from '../../store/Warehouse.js';
-import { costSeries } from './costCharts.js';
+import { costData, costPages, type CostData } from './costCharts.js';
+import type { ExportProgress } from '../exportReports.js';
 import { scopeParams, type ExportScope } from '../exportScope.js';
 import { priceDoubleSql as D } from '../../analytics/priceSql.js';
 import { dailyStats, type DailyStatsRow } from '../../analytics/dailyStats.js';
@@ -13,7 +15,7 @@ import { inLocalDays } from '../../analytics/scopeSql.js';
 import { regionName } from '../../api/discover.js';
 import { dayChartSpec, historyChartSpec, monthChartSpec, type DayPoint, type MonthDay } from './chartSpecs.js';
 import { renderReportPage, type PageChart, type PageSeries } from './reportPage.js';
-import { renderSvg, type TopLevelSpec } from './renderSvg.js';
+import { renderSvg as renderChart, type TopLevelSpec } from './renderSvg.js';
 
 export const HTML_LIMITS = { days: 14, months: 24, cheapestSlots: 4 } as const;
 
@@ -49,24 +51,57 @@ export interface HtmlReport {
   specs: ChartSpecOf[];
 }
 
-export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, logger: Logger, costParams?: Params): Promise<HtmlReport> {
+/** What the page draws, read from the warehouse in one go: the charts are then drawn with no query
+ *  (exportReports draws them while the CSV/Parquet reports' queries run). */
+export interface HtmlData {
+  daily: DailyRow[];
+  months: Awaited<ReturnType<typeof monthlyStats>>;
+  windows: WindowRow[];
+  points: Record<string, unknown>[];
+  names: Map<string, string>;
+  costs?: CostData[];
+}
+
+export interface HtmlOptions {
+  /** Told the number of series (price and cost) and each one drawn. */
+  progress?: ExportProgress;
+}
+
+export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, logger: Logger, costParams?: Params, options: HtmlOptions = {}): Promise<HtmlReport> {
+  return renderHtmlReport(await queryHtmlData(warehouse, scope, costParams, options.progress), logger, options);
+}
+
+/** The price series and cost sections the page will have (for a progress bar). */
+export function htmlSections(data: HtmlData): number {
+  return new Set(data.daily.map((d) => d.key)).size + (data.costs?.length ?? 0);
+}
+
+/** `progress` is told each query (a step each; a meter's costs one more). */
+export async function queryHtmlData(warehouse: Warehouse, scope: ExportScope, costParams?: Params, progress?: ExportProgress): Promise<HtmlData> {
   const params = scopeParams(scope);
   const stats = { tariffs: scope.tariffs, from: scope.from, to: scope.to, rounded: true };
-  const daily: DailyRow[] = (await dailyStats(warehouse, stats)).map((d) => ({ ...d, key: seriesLabel(d) }));
-  const months = await monthlyStats(warehouse, stats);
-  const windows = (await warehouse.all(`
+  const step = async <T>(what: string, query: Promise<T> | (() => Promise<T>)): Promise<T> => {
+    progress?.working(`reading ${what}`);
+    const result = await (typeof query === 'function' ? query() : query);
+    progress?.done();
+    return result;
+  };
+  progress?.expect(5);
+  const daily: DailyRow[] = (await step('daily statistics', () => dailyStats(warehouse, stats))).map((d) => ({ ...d, key: seriesLabel(d) }));
+  const months = await step('monthly statistics', () => monthlyStats(warehouse, stats));
+  const windows = (await step('cheapest windows', () => warehouse.all(`
     SELECT w.tariff_code, w.payment_method, w.rate_type, CAST(w.local_date AS VARCHAR) AS local_date,
            CAST(epoch(w.start - d.day_start) / 1800 + 1 AS INTEGER) AS period,
            w.local_start, w.local_end, ${D('w.mean_inc_vat')} AS mean_inc_vat
     FROM (SELECT unnest($tariffs) AS code) AS t,
          LATERAL cheapest_window_per_day(t.code, ${HTML_LIMITS.cheapestSlots},
                                          CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ)) AS w
-    JOIN london_days AS d ON d.local_date = w.local_date`, params)).map((w): WindowRow => ({
+    JOIN london_days AS d ON d.local_date = w.local_date`, params))).map((w): WindowRow => ({
     key: seriesLabel({ tariff_code: w.tariff_code, payment_method: w.payment_method, rate_type: w.rate_type }), local_date: String(w.local_date), period: Number(w.period),
     local_start: String(w.local_start), local_end: String(w.local_end), mean_inc_vat: Number(w.mean_inc_vat),
   }));
   // Half-hours of the days drawn one by one: the last HTML_LIMITS.days local days of each series.
-  const points = await warehouse.all(`
+  const points = await step('half-hours of the days drawn', () => warehouse.all(`
     WITH days AS (
         SELECT ${SERIES}, local_date
         FROM daily_stats
@@ -81,18 +116,32 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
     JOIN days ON ${SAME_SERIES('s', 'days')} AND s.local_date = days.local_date
     LEFT JOIN negative_slots AS n ON ${SAME_SERIES('s', 'n')} AND n.slot_start = s.slot_start
     WHERE s.slot_start >= CAST($range_from AS TIMESTAMPTZ) AND s.slot_start < CAST($range_to AS TIMESTAMPTZ)
-    ORDER BY 1, 2, 3`, params);
+    ORDER BY 1, 2, 3`, params));
 
-  const names = await seriesNames(warehouse);
+  const names = await step('series names', () => seriesNames(warehouse));
+  return { daily, months, windows, points, names, ...(costParams ? { costs: await costData(warehouse, costParams, progress) } : {}) };
+}
+
+export async function renderHtmlReport(data: HtmlData, logger: Logger, options: HtmlOptions = {}): Promise<HtmlReport> {
+  const warn = (message: string) => logger.debug({ message }, 'chart warning');
+  return drawReport(data, logger, async (spec) => {
+    // Drawing is JavaScript on the main thread: let waiting I/O (a query that finished) go first.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    return renderChart(spec, warn);
+  }, options.progress);
+}
+
+async function drawReport(data: HtmlData, logger: Logger, renderSvg: (spec: TopLevelSpec) => Promise<string>, progress?: ExportProgress): Promise<HtmlReport> {
+  const { daily, months, windows, points, names } = data;
   const windowOf = new Map(windows.map((w) => [`${w.key}|${w.local_date}`, w]));
   const pointsOf = groupBy(points, (p) => `${p.key as string}|${p.local_date as string}`);
   const monthsOf = groupBy(months, seriesLabel);
-  const warn = (message: string) => logger.debug({ message }, 'chart warning');
   const series: PageSeries[] = [];
   const specs: ChartSpecOf[] = [];
   let charts = 0;
   for (const [seriesKey, days] of groupBy(daily, (d) => d.key)) {
     const started = performance.now();
+    progress?.working(seriesKey);
     const shownDays = days.slice(-HTML_LIMITS.days).reverse();
     const yDomain = sharedPriceAxis(shownDays);
     const dayCharts: PageChart[] = [];
@@ -110,7 +159,7 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
         title: `${day.local_date} (${weekday(day.local_date)})`,
         subtitle: daySubtitle(day, window),
       });
-      dayCharts.push({ kind: 'day', period: day.local_date, svg: await renderSvg(spec, warn) });
+      dayCharts.push({ kind: 'day', period: day.local_date, svg: await renderSvg(spec) });
       specs.push({ series: seriesKey, kind: 'day', period: day.local_date, spec });
     }
     // Months holding days before the daily charts, newest first, at most HTML_LIMITS.months.
@@ -142,7 +191,7 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
           'daily mean, min–max and cheapest 2 h mean (p/kWh inc VAT)',
         ],
       });
-      monthCharts.push({ kind: 'month', period: month, svg: await renderSvg(spec, warn) });
+      monthCharts.push({ kind: 'month', period: month, svg: await renderSvg(spec) });
       specs.push({ series: seriesKey, kind: 'month', period: month, spec });
     }
     const seriesMonths = monthsOf.get(seriesKey) ?? [];
@@ -155,7 +204,7 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
         title: 'Every month',
         subtitle: 'monthly mean and min–max (p/kWh inc VAT); ▼ months with negative prices',
       });
-      history = { kind: 'history', period: 'all', svg: await renderSvg(spec, warn) };
+      history = { kind: 'history', period: 'all', svg: await renderSvg(spec) };
       specs.push({ series: seriesKey, kind: 'history', period: 'all', spec });
     }
     const page: PageSeries = {
@@ -170,9 +219,10 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
     series.push(page);
     charts += dayCharts.length + monthCharts.length + (history ? 1 : 0);
     logger.info({ series: seriesKey, charts: dayCharts.length + monthCharts.length + (history ? 1 : 0), ms: Math.round(performance.now() - started) }, 'html: charts rendered');
+    progress?.done();
   }
-  if (costParams) {
-    const costs = await costSeries(warehouse, costParams, warn, names);
+  if (data.costs) {
+    const costs = await costPages(data.costs, renderSvg, names, progress);
     series.push(...costs.pages);
     specs.push(...costs.specs);
     charts += costs.pages.length * 2;

@@ -1,13 +1,15 @@
 // The HTML report's cost section, one per meter with consumption: a chart of the monthly cost
 // (£ inc VAT) of the actual agreements and of each compared tariff, and one of daily consumption
 // (kWh, bars) against the daily mean price paid (p/kWh, line). Data from scenario_monthly_costs
-// and scenario_daily_costs over the export's cost scope (export_cost_meters, see costReports.ts).
+// and scenario_daily_costs over the export's cost scope (export_cost_meters, see costReports.ts),
+// read by costData and drawn by costPages.
 import type { Params, Warehouse } from '../../store/Warehouse.js';
 import { priceDoubleSql } from '../../analytics/priceSql.js';
 import { COLORS } from './chartSpecs.js';
 import type { PageSeries } from './reportPage.js';
 import type { ChartSpecOf } from './buildHtmlReport.js';
-import { renderSvg, type TopLevelSpec } from './renderSvg.js';
+import type { TopLevelSpec } from './renderSvg.js';
+import type { ExportProgress } from '../exportReports.js';
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const config = { font: FONT, view: { stroke: null }, axis: { labelFontSize: 11, titleFontSize: 11, grid: true, gridColor: '#eee' }, legend: { labelFontSize: 11, titleFontSize: 11 } };
@@ -67,31 +69,56 @@ export function costSubtitle(isExport: boolean, days: number, standingMissingDay
   return `monthly total, £ inc VAT, at the agreements and at each compared tariff: ${included}`;
 }
 
-export async function costSeries(
-  warehouse: Warehouse, params: Params, warn: (m: string) => void, names: ReadonlyMap<string, string> = new Map(),
-): Promise<{ pages: PageSeries[]; specs: ChartSpecOf[] }> {
+type MonthlyRow = {
+  scenario: string; tariff_code: string | null; month: string; total_gbp: number | null; complete: boolean;
+  days: number; standing_charge_missing_days: number; carried_half_hours: number; carried_from: string | null;
+};
+
+/** One meter's cost section, as read from the warehouse (costPages draws it). */
+export interface CostData {
+  mp: string;
+  isExport: boolean;
+  tariffs: string[];
+  monthly: MonthlyRow[];
+  daily: { local_date: string; kwh: number; price: number | null }[];
+}
+
+export async function costData(warehouse: Warehouse, params: Params, progress?: ExportProgress): Promise<CostData[]> {
   const meters = await warehouse.all('SELECT meter_point, is_export, tariffs FROM export_cost_meters ORDER BY meter_point');
-  const out: PageSeries[] = [];
-  const specs: ChartSpecOf[] = [];
-  const named = (code: string) => (names.has(code) ? `${code} — ${names.get(code)}` : code);
+  progress?.expect(meters.length);
+  const out: CostData[] = [];
   for (const meter of meters) {
     const mp = String(meter.meter_point);
+    progress?.working(`reading the costs of ${mp}`);
     const tariffs = meter.tariffs as string[];
     const monthly = (await warehouse.all(`
       SELECT scenario, tariff_code, strftime(month, '%Y-%m') AS month, CAST(total_gbp AS DOUBLE) AS total_gbp, complete,
              days, standing_charge_missing_days, carried_half_hours, CAST(carried_from AS VARCHAR) AS carried_from
       FROM scenario_monthly_costs($mp, list_prepend('actual', CAST($tariffs AS VARCHAR[])),
                                   CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ), payment := $payment)
-      ORDER BY scenario, month`, { ...params, mp, tariffs: JSON.stringify(tariffs) })) as {
-      scenario: string; tariff_code: string | null; month: string; total_gbp: number | null; complete: boolean;
-      days: number; standing_charge_missing_days: number; carried_half_hours: number; carried_from: string | null;
-    }[];
+      ORDER BY scenario, month`, { ...params, mp, tariffs: JSON.stringify(tariffs) })) as MonthlyRow[];
     const daily = (await warehouse.all(`
       SELECT CAST(local_date AS VARCHAR) AS local_date, ${priceDoubleSql('kwh', 3)} AS kwh,
              ${priceDoubleSql('energy_cost_inc_vat / nullif(kwh, 0)')} AS price
       FROM scenario_daily_costs($mp, ['actual'], CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ), payment := $payment)
-      ORDER BY local_date`, { ...params, mp })) as { local_date: string; kwh: number; price: number | null }[];
-    const role = meter.is_export ? 'export meter (earnings)' : 'meter';
+      ORDER BY local_date`, { ...params, mp })) as CostData['daily'];
+    out.push({ mp, isExport: meter.is_export === true, tariffs, monthly, daily });
+    progress?.done();
+  }
+  return out;
+}
+
+export async function costPages(
+  data: readonly CostData[], renderSvg: (spec: TopLevelSpec) => Promise<string>, names: ReadonlyMap<string, string> = new Map(),
+  progress?: ExportProgress,
+): Promise<{ pages: PageSeries[]; specs: ChartSpecOf[] }> {
+  const out: PageSeries[] = [];
+  const specs: ChartSpecOf[] = [];
+  const named = (code: string) => (names.has(code) ? `${code} — ${names.get(code)}` : code);
+  for (const meter of data) {
+    const { mp, tariffs, monthly, daily } = meter;
+    progress?.working(`costs of ${mp}`);
+    const role = meter.isExport ? 'export meter (earnings)' : 'meter';
     // the agreements' tariffs over the range, in the order they came
     const agreed = [...new Set(monthly.filter((m) => m.scenario === 'actual' && m.tariff_code)
       .sort((a, b) => a.month.localeCompare(b.month)).flatMap((m) => m.tariff_code!.split(' + ')))];
@@ -104,9 +131,9 @@ export async function costSeries(
     const allDays = monthly.reduce((n, m) => n + m.days, 0);
     const carried = [...new Set(monthly.filter((m) => m.carried_half_hours > 0).map((m) => m.scenario))];
     const carriedFrom = monthly.map((m) => m.carried_from).filter((d): d is string => d !== null).sort()[0];
-    const monthlySpec = monthlyCostChartSpec(rows, `Monthly ${meter.is_export ? 'earnings' : 'cost'}, ${mp}`,
-      costSubtitle(meter.is_export === true, allDays, standingMissing), labels);
-    const dailySpec = dailyConsumptionChartSpec(daily, `Daily ${meter.is_export ? 'export' : 'consumption'} and price, ${mp}`, 'kWh');
+    const monthlySpec = monthlyCostChartSpec(rows, `Monthly ${meter.isExport ? 'earnings' : 'cost'}, ${mp}`,
+      costSubtitle(meter.isExport, allDays, standingMissing), labels);
+    const dailySpec = dailyConsumptionChartSpec(daily, `Daily ${meter.isExport ? 'export' : 'consumption'} and price, ${mp}`, 'kWh');
     specs.push({ series: mp, kind: 'monthly_cost', period: 'all', spec: monthlySpec }, { series: mp, kind: 'daily_consumption', period: 'all', spec: dailySpec });
     out.push({
       id: `meter_${mp}`,
@@ -115,16 +142,17 @@ export async function costSeries(
         ['compared tariffs', tariffs.map(named).join('; ') || '(none with prices during the readings)'],
         ['local days', daily.length ? `${daily.length} (${daily[0]!.local_date} to ${daily.at(-1)!.local_date})` : '0'],
         ['months', `${months.length}; incomplete: ${incomplete.length} of ${months.length} (a missing reading, price or standing charge in any scenario; see monthly_costs)`],
-        ['standing charges', meter.is_export ? 'none (an export meter)' : standingMissing === 0 ? 'included'
+        ['standing charges', meter.isExport ? 'none (an export meter)' : standingMissing === 0 ? 'included'
           : `not stored for ${standingMissing} of ${allDays} scenario-days: ${standingMissing >= allDays ? 'energy only' : 'partly energy only'}`],
         ...(carried.length > 0 ? [['carried prices', `${carried.map(labelOf).join('; ')}: priced partly or wholly at a last published rate ` +
           `(open-ended, from ${carriedFrom}) carried forward, not a price of that time`] as [string, string]] : []),
       ],
-      history: { kind: 'history', period: 'all', svg: await renderSvg(monthlySpec, warn) },
+      history: { kind: 'history', period: 'all', svg: await renderSvg(monthlySpec) },
       days: [],
-      months: [{ kind: 'month', period: 'all', svg: await renderSvg(dailySpec, warn) }],
+      months: [{ kind: 'month', period: 'all', svg: await renderSvg(dailySpec) }],
       monthsNotCharted: 0,
     });
+    progress?.done();
   }
   return { pages: out, specs };
 }

@@ -1,0 +1,118 @@
+// Progress for everything long (issue 27, items 2 and 3), on a real pseudo-terminal (`script`):
+// `export` shows a bar counting its reports and series (at 60 columns too, never cut), `schedule`
+// says when it starts (its jobs, their next runs in Europe/London), one line per run and goodbye on
+// Ctrl-C; piped, both print only what they did before.
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
+import { buildExportFixture, FIXTURE_TARIFFS } from './helpers/exportFixture.js';
+import { CLI, runCli } from './helpers/runCli.js';
+import { writeConfig } from './helpers/schedulerProcess.js';
+import { tempDir } from './helpers/warehouseTools.js';
+
+let sandbox: Sandbox;
+const tmp = tempDir('tariffs-progress-tty-');
+const db = tmp.file('fixture.duckdb');
+
+beforeAll(async () => {
+  sandbox = await startSandbox();
+  await buildExportFixture(db, sandbox);
+}, 120_000);
+afterAll(async () => {
+  await sandbox.close();
+  tmp.remove();
+});
+
+function shellQuote(arg: string): string {
+  return /^[\w./:=@,+-]+$/.test(arg) ? arg : `'${arg.replaceAll("'", "'\\''")}'`;
+}
+
+interface Terminal {
+  screen(): string;
+  /** As the terminal shows it: a carriage return within a line goes back over what came before. */
+  shown(): string[];
+  /** Types on the terminal (^C is "\u0003"). */
+  type(text: string): void;
+  waitFor(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  closed: Promise<number | null>;
+}
+
+/** The CLI on a pseudo-terminal `cols` wide; stdout and stderr both land on it. */
+function onTerminal(args: string[], cols: number): Terminal {
+  const command = `stty cols ${cols} rows 40; exec ${[process.execPath, CLI, ...args].map(shellQuote).join(' ')}`;
+  const child = spawn('script', ['-qec', command, '/dev/null'], {
+    env: { ...process.env, TARIFFS_LOG_LEVEL: '', NO_COLOR: '1', TARIFFS_CONFIG: '', XDG_CONFIG_HOME: '/nonexistent-tariffs-test-config' },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  let text = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (text += d));
+  const killer = setTimeout(() => child.kill('SIGKILL'), 90_000);
+  const closed = new Promise<number | null>((resolve) => child.on('close', (code) => {
+    clearTimeout(killer);
+    resolve(code);
+  }));
+  const screen = () => text.replaceAll('\r', '');
+  return {
+    screen,
+    shown: () => visible(text).split('\n').map((l) => l.replace(/\r$/, '').split('\r').at(-1)!),
+    type: (keys) => child.stdin.write(keys),
+    closed,
+    async waitFor(pattern, timeoutMs = 60_000) {
+      const started = Date.now();
+      // lines wrapped to the terminal (continued indented) read as one
+      while (!pattern.test(visible(screen()).replace(/\n +/g, ' '))) {
+        if (Date.now() - started > timeoutMs) throw new Error(`not on the terminal after ${timeoutMs} ms: ${pattern}\n${visible(screen())}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    },
+  };
+}
+
+const visible = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+/** Every state the bar's line was drawn in (cli-progress redraws it in place). */
+const frames = (text: string) => visible(text.replace(/\u001b\[\d*[GK]/g, '\n')).split('\n');
+
+describe('export on a terminal', () => {
+  for (const cols of [60, 120]) {
+    it(`shows a bar of its reports and series at ${cols} columns, then the files`, async () => {
+      const out = tmp.file(`out-${cols}`);
+      const term = onTerminal(['export', '--db', db, '--out', out, '--format', 'csv,html'], cols);
+      expect(await term.closed).toBe(0);
+      const bars = frames(term.screen()).filter((f) => /^export /.test(f));
+      expect(bars.length).toBeGreaterThan(0);
+      for (const bar of bars) {
+        expect(bar.length, bar).toBeLessThan(cols);
+        expect(bar).toMatch(/^export \[[\u2588\u2591]+\] \d+%( \| \d+\/\d+ steps)?/);
+      }
+      // 7 reports (no consumption here, so no cost reports) and a step per price series
+      const totals = bars.flatMap((b) => /\d+\/(\d+) steps/.exec(b)?.[1] ?? []).map(Number);
+      expect(Math.max(...totals)).toBeGreaterThanOrEqual(7 + FIXTURE_TARIFFS.length);
+      expect(visible(term.screen())).toContain(`${out}/report.html`);
+    }, 120_000);
+  }
+
+  it('piped: no bar, only the files as JSON', async () => {
+    const piped = await runCli(['export', '--db', db, '--out', tmp.file('piped'), '--format', 'csv']);
+    expect(piped.code).toBe(0);
+    expect(piped.stderr).not.toMatch(/steps|\u2588/);
+    expect(JSON.parse(piped.stdout).length).toBe(7);
+  });
+});
+
+describe('schedule on a terminal', () => {
+  it('says when it starts, once per run, and goodbye on Ctrl-C', async () => {
+    const config = writeConfig(tmp.file('every-2s.json'), {
+      db: tmp.file('scheduled.duckdb'), base_url: sandbox.baseUrl,
+      schedules: { products: '*/2 * * * * *', rates: 'off', day_ahead: 'off', reports: 'off' },
+    });
+    const term = onTerminal(['schedule', '--config', config], 100);
+    await term.waitFor(/tariffs schedule: 1 job on .*scheduled\.duckdb; next \(Europe\/London\): products \d\d:\d\d(:\d\d)?/);
+    await term.waitFor(/\] products ok in \d+\.\d s; next \d\d:\d\d(:\d\d)?/);
+    term.type('\u0003');
+    await term.waitFor(/tariffs schedule: stopped \(.*\)\. Goodbye\./, 30_000);
+    expect(await term.closed).toBe(0);
+    // its own lines fit the terminal (wrapped at spaces); log lines are pino-pretty's
+    const own = term.shown().filter((l) => !/^\[[\d:]+\] (WARN|ERROR|INFO)/.test(l));
+    for (const line of own) expect(line.length, line).toBeLessThanOrEqual(100);
+  }, 120_000);
+});
