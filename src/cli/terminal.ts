@@ -3,10 +3,16 @@
 // the bar or overwritten by it; with no bar, lines go straight to stderr. The bar's line is
 // composed to fit the terminal's width (fitBarLine): at 60 columns it shrinks, never gets cut.
 import { Writable } from 'node:stream';
-import cliProgress from 'cli-progress';
+import { createRequire } from 'node:module';
+import type CliProgress from 'cli-progress';
 import { wrapWords } from './wrapHelp.js';
 
-let active: cliProgress.MultiBar | undefined;
+// cli-progress is required when a bar is first shown: every command loads this module (its log
+// lines go through terminalLog), few of them draw a bar.
+type CliProgressModule = typeof CliProgress;
+const cliProgressModule = (): CliProgressModule => createRequire(import.meta.url)('cli-progress') as CliProgressModule;
+
+let active: CliProgress.MultiBar | undefined;
 
 /** Where the CLI's log lines go on a terminal (pino-pretty writes here). */
 export const terminalLog = new Writable({
@@ -96,11 +102,11 @@ function formatSeconds(s: number): string {
 }
 
 export function terminalBar(label: string, unit: string, stream: NodeJS.WriteStream = process.stderr): TerminalBar {
-  let multi: cliProgress.MultiBar | undefined;
-  let bar: cliProgress.SingleBar | undefined;
+  let multi: CliProgress.MultiBar | undefined;
+  let bar: CliProgress.SingleBar | undefined;
   let value = 0;
   let what: string | undefined;
-  const format: cliProgress.GenericFormatter = (_options, params) => fitBarLine({
+  const format: CliProgress.GenericFormatter = (_options, params) => fitBarLine({
     label, progress: params.progress, value: params.value, total: params.total, unit, what,
     // cli-progress says 'NULL' or 'INF' while it cannot tell
     ...(typeof params.eta === 'number' ? { etaSeconds: params.eta } : {}),
@@ -110,6 +116,7 @@ export function terminalBar(label: string, unit: string, stream: NodeJS.WriteStr
     setTotal(total) {
       if (total <= 0) return; // nothing announced yet: no bar at "0/0"
       if (!multi) {
+        const cliProgress = cliProgressModule();
         multi = new cliProgress.MultiBar({
           stream, format, hideCursor: true, clearOnComplete: true, etaBuffer: 50, gracefulExit: false,
           autopadding: true,
