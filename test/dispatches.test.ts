@@ -344,3 +344,93 @@ describe('the rates job\'s dispatches tick', () => {
     expect(ticks[0]).toBe('2026-10-24T12:03:00Z');
   });
 });
+
+describe('`cheapest` and `slots` with --dispatches equal a brute force over dispatch-adjusted prices', () => {
+  // the state of the fall-back day at noon: completed dispatches up to then (the 26th capped),
+  // the plan for its afternoon; a non-IOG Agile tariff besides, to show the flag changes nothing
+  let db: string;
+  const at = Date.parse('2024-10-27T12:00:00Z');
+  const AGILE = 'E-1R-AGILE-18-02-21-J'; // served for 2020: the 25 October 2020 fall-back night
+  const DAYS = ['2024-10-26', '2024-10-27'];
+  const range = ['--from', DAYS[0]!, '--to', '2024-10-28'];
+
+  beforeAll(async () => {
+    db = join(dir, 'ranked.duckdb');
+    sandbox.setFaults([]);
+    clock = at;
+    expect((await ingest(db)).status).toBe('ok');
+    const config = loadConfig({ db, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY });
+    const agile = await runIngest({ tariffs: [AGILE], products: [], accounts: [], from: new Date('2020-10-20T00:00:00Z'), to: new Date('2020-10-30T00:00:00Z') },
+      { config, logger: silentLogger(), now: () => new Date(clock) });
+    expect(agile.status).toBe('ok');
+  }, 120_000);
+
+  const cli = async (args: string[], over = range) => {
+    const result = await runCli([...args, ...over, '--db', db, '--format', 'json']);
+    expect(result.code, result.stderr).toBe(0);
+    return { rows: JSON.parse(result.stdout) as Record<string, unknown>[], stderr: result.stderr };
+  };
+  const brute = (mode: Mode) => bruteEffectiveRates(HOUSEHOLD, DAYS, completedBy(at), planAt(at), at, mode)
+    .map((r) => ({ ms: Date.parse(r.slot_start), price: r.value_inc_vat }));
+  const round4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
+  /** Per local day, the n contiguous half-hours of least total price (the earliest of equals). */
+  const bruteWindows = (prices: { ms: number; price: number }[], n: number) => DAYS.map((date) => {
+    const day = prices.filter((p) => halfHoursOf(date).includes(p.ms));
+    let best: { start: number; sum: number } | undefined;
+    for (let i = 0; i + n <= day.length; i++) {
+      const sum = day.slice(i, i + n).reduce((s, p) => s + p.price, 0);
+      if (best === undefined || sum < best.sum - 1e-9) best = { start: day[i]!.ms, sum };
+    }
+    return { local_date: date, start: iso(best!.start), end: iso(best!.start + n * 1_800_000), mean_inc_vat: round4(best!.sum / n) };
+  });
+  /** The n half-hours of least price over both days (the earliest of equals), in time order. */
+  const bruteSlots = (prices: { ms: number; price: number }[], n: number) => [...prices]
+    .sort((a, b) => a.price - b.price || a.ms - b.ms).slice(0, n).sort((a, b) => a.ms - b.ms)
+    .map((p) => ({ start: iso(p.ms), value_inc_vat: round4(p.price) }));
+
+  it('cheapest --per-day and slots on the fall-back day, for every mode; the mode is said', async () => {
+    const answers = new Map<string, string>();
+    for (const [flags, mode] of [[[], 'default'], [['--dispatches', 'completed'], 'completed'], [['--dispatches', 'planned'], 'planned'],
+      [['--dispatches', 'none'], 'none']] as const) {
+      const prices = brute(mode);
+      expect(prices).toHaveLength(48 + 50);
+      const windows = await cli(['cheapest', '--tariff', EV_HOUSEHOLD.tariff, '--duration', '6h', '--per-day', ...flags]);
+      expect(windows.stderr).toContain(`of account ${SANDBOX_EV_ACCOUNT} counted`);
+      expect(windows.stderr).toContain(mode === 'none' ? 'the night band only' : `effective_rates_with('${mode}')`);
+      expect(windows.rows.map((r) => ({ local_date: r.local_date, start: r.start, end: r.end, mean_inc_vat: round4(Number(r.mean_inc_vat)) })))
+        .toEqual(bruteWindows(prices, 12));
+      const slots = await cli(['slots', '--tariff', EV_HOUSEHOLD.tariff, '--count', '44', ...flags]);
+      expect(slots.rows.map((r) => ({ start: r.start, value_inc_vat: round4(Number(r.value_inc_vat)) }))).toEqual(bruteSlots(prices, 44));
+      answers.set(mode, JSON.stringify([windows.rows, slots.rows]));
+    }
+    // the four modes answer differently here (the 26th's completed dispatches move its window; the
+    // 27th's planned afternoon joins the 44 cheapest half-hours), so no comparison passes on prices left alone
+    expect(new Set(answers.values()).size).toBe(4);
+    // the analyst's SQL (as --help gives it) asks the same question
+    const sql = await query<{ start: string; local_date: string; mean_inc_vat: number }>(db, `
+      SELECT CAST(local_date AS VARCHAR) AS local_date, start, "end", mean_inc_vat
+      FROM price_windows('${EV_HOUSEHOLD.tariff}', 12, TIMESTAMPTZ '2024-10-25 23:00:00+00', TIMESTAMPTZ '2024-10-28 00:00:00+00', per := 'day',
+        slot_prices := (SELECT list({payment_method: payment_method, slot_start: slot_start, value_inc_vat: value_inc_vat, value_exc_vat: value_exc_vat})
+                        FROM effective_rates_with('completed') WHERE tariff_code = '${EV_HOUSEHOLD.tariff}' AND account_number = '${SANDBOX_EV_ACCOUNT}'))`,
+      'Pacific/Auckland');
+    expect(sql.map((r) => ({ ...r, mean_inc_vat: round4(Number(r.mean_inc_vat)) }))).toEqual(bruteWindows(brute('completed'), 12));
+  }, 120_000);
+
+  it('a tariff that is not Intelligent Octopus Go answers the same with and without the flag, and says so', async () => {
+    const cli2020 = (args: string[]) => cli(args, ['--from', '2020-10-24', '--to', '2020-10-26']);
+    const plainWindows = await cli2020(['cheapest', '--tariff', AGILE, '--duration', '2h', '--per-day']);
+    const plainSlots = await cli2020(['slots', '--tariff', AGILE, '--count', '6']);
+    expect(plainWindows.rows).toHaveLength(2);
+    expect(plainSlots.rows).toHaveLength(6);
+    expect(plainWindows.stderr).not.toContain('dispatches');
+    for (const mode of ['completed', 'planned', 'none']) {
+      const windows = await cli2020(['cheapest', '--tariff', AGILE, '--duration', '2h', '--per-day', '--dispatches', mode]);
+      expect(windows.rows).toEqual(plainWindows.rows);
+      expect(windows.stderr).toContain('--dispatches changes nothing');
+      const slots = await cli2020(['slots', '--tariff', AGILE, '--count', '6', '--dispatches', mode]);
+      expect(slots.rows).toEqual(plainSlots.rows);
+    }
+    expect((await runCli(['slots', '--tariff', AGILE, '--count', '6', '--dispatches', 'sometimes', '--db', db])).code).toBe(2);
+  }, 120_000);
+});

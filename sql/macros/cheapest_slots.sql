@@ -1,6 +1,6 @@
 -- cheapest_slots(tariff, n, range_from, range_to, latest := false, highest := false,
 -- min_price := NULL, max_price := NULL, length_mode := 'exact', per := 'range', slot_weights :=
--- NULL): per series, the n cheapest half-hours (inc VAT; highest := true: the n highest) inside
+-- NULL, slot_prices := NULL): per series, the n cheapest half-hours (inc VAT; highest := true: the n highest) inside
 -- [range_from, range_to) (NULL bound = unbounded), in time order. Only half-hours inside
 -- [min_price, max_price] can be chosen (NULL = no bound; eligible_slots). Equal prices go to the
 -- earliest half-hours (latest := true: the latest).
@@ -12,10 +12,12 @@
 -- slot_weights: a list of {slot_start, weight} (one per half-hour, weight > 0; half-hours it does
 -- not name weigh 1), e.g. (SELECT list({slot_start: slot_start, weight: weight}) FROM my_weights):
 -- half-hours are ranked by price × weight (the weight shown in weight).
+-- slot_prices: prices replacing the tariff's for the half-hours it names, before the bounds apply
+-- (see eligible_slots: e.g. Intelligent Octopus Go with dispatches, from effective_rates_with).
 -- source → ranked → final.
 CREATE OR REPLACE MACRO cheapest_slots(tariff, n, range_from, range_to, latest := false, highest := false,
                                        min_price := NULL, max_price := NULL, length_mode := 'exact', per := 'range',
-                                       slot_weights := NULL) AS TABLE
+                                       slot_weights := NULL, slot_prices := NULL) AS TABLE
 WITH slot_weight_rows AS (
     SELECT w.slot_start, w.weight
     FROM (SELECT unnest(CAST(slot_weights AS STRUCT(slot_start TIMESTAMPTZ, weight DOUBLE)[])) AS w)
@@ -25,13 +27,13 @@ source AS (
     SELECT payment_method, rate_type, local_date, slot_start, slot_end, value_inc_vat, value_exc_vat,
            CAST(1 AS DOUBLE) AS weight,
            CASE WHEN per = 'day' THEN local_date END AS group_date
-    FROM eligible_slots(tariff, range_from, range_to, min_price, max_price)
+    FROM eligible_slots(tariff, range_from, range_to, min_price, max_price, slot_prices := slot_prices)
     WHERE slot_weights IS NULL
     UNION ALL
     SELECT e.payment_method, e.rate_type, e.local_date, e.slot_start, e.slot_end, e.value_inc_vat, e.value_exc_vat,
            coalesce(sw.weight, 1.0) AS weight,
            CASE WHEN per = 'day' THEN e.local_date END AS group_date
-    FROM eligible_slots(tariff, range_from, range_to, min_price, max_price) AS e
+    FROM eligible_slots(tariff, range_from, range_to, min_price, max_price, slot_prices := slot_prices) AS e
     LEFT JOIN slot_weight_rows AS sw ON sw.slot_start = e.slot_start
     WHERE slot_weights IS NOT NULL
 ),

@@ -1,11 +1,13 @@
 -- price_windows(tariff, n_slots, range_from, range_to, per := 'range', band_start_minutes := NULL,
 -- band_end_minutes := NULL, latest := false, highest := false, min_price := NULL, max_price :=
--- NULL, weights := NULL, length_mode := 'exact', slot_weights := NULL): the one window question. cheapest_window,
+-- NULL, weights := NULL, length_mode := 'exact', slot_weights := NULL, slot_prices := NULL): the one window question. cheapest_window,
 -- cheapest_window_per_day and cheapest_window_in_band are named calls of it.
 -- One row per series and group: per = 'range' (one group, local_date NULL), 'day' (Europe/London
 -- local day) or 'band' (occurrence of the daily wall-clock band, under the local date it starts on;
 -- see cheapest_window_in_band).
--- Eligible half-hours: eligible_slots (inside [range_from, range_to) and [min_price, max_price]).
+-- Eligible half-hours: eligible_slots (inside [range_from, range_to) and [min_price, max_price]);
+-- slot_prices replaces the prices of the half-hours it names first (see eligible_slots: e.g.
+-- Intelligent Octopus Go with dispatches, from effective_rates_with).
 -- A window is n_slots contiguous eligible half-hours of one group (n_slots NULL: len(weights)); a
 -- missing half-hour breaks it. Score: Σ price × weight inc VAT (weights padded with 1s, or cut, to
 -- the window's length; no weights: all 1), each half-hour's weight times its own weight from
@@ -23,7 +25,8 @@
 -- exact, unweighted question does the work hand-written SQL would.
 CREATE OR REPLACE MACRO price_windows(tariff, n_slots, range_from, range_to, per := 'range', band_start_minutes := NULL,
                                       band_end_minutes := NULL, latest := false, highest := false, min_price := NULL,
-                                      max_price := NULL, weights := NULL, length_mode := 'exact', slot_weights := NULL) AS TABLE
+                                      max_price := NULL, weights := NULL, length_mode := 'exact', slot_weights := NULL,
+                                      slot_prices := NULL) AS TABLE
 WITH slot_weight_rows AS (
     -- the per-half-hour weights, as rows (none when slot_weights is NULL)
     SELECT w.slot_start, w.weight
@@ -34,13 +37,13 @@ eligible AS (
     SELECT series, local_date, slot_start, value_inc_vat, value_exc_vat,
            hour(local_start) * 60 + minute(local_start) AS wall_minute,
            CAST(1 AS DOUBLE) AS slot_weight
-    FROM eligible_slots(tariff, range_from, range_to, min_price, max_price)
+    FROM eligible_slots(tariff, range_from, range_to, min_price, max_price, slot_prices := slot_prices)
     WHERE slot_weights IS NULL
     UNION ALL
     SELECT e.series, e.local_date, e.slot_start, e.value_inc_vat, e.value_exc_vat,
            hour(e.local_start) * 60 + minute(e.local_start) AS wall_minute,
            coalesce(sw.weight, 1.0) AS slot_weight
-    FROM eligible_slots(tariff, range_from, range_to, min_price, max_price) AS e
+    FROM eligible_slots(tariff, range_from, range_to, min_price, max_price, slot_prices := slot_prices) AS e
     LEFT JOIN slot_weight_rows AS sw ON sw.slot_start = e.slot_start
     WHERE slot_weights IS NOT NULL
 ),

@@ -4,6 +4,7 @@ import type { DuckDBValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import type { LengthMode } from './cheapestWindows.js';
+import type { DispatchPrices } from './dispatchPrices.js';
 import { checkRange, rangeParams, type Range } from './range.js';
 import { selectPrices } from './priceSql.js';
 import { requireData } from './requireData.js';
@@ -30,6 +31,9 @@ export interface CheapestSlotsRequest extends Range {
   perDay?: boolean;
   /** A relation giving a weight per half-hour (slotWeights): half-hours are ranked by price × weight. */
   weightsFrom?: string;
+  /** Intelligent Octopus Go: the account's prices with dispatches (dispatchPrices), ranked instead
+   *  of the tariff's own (cheapest_slots' slot_prices). */
+  slotPrices?: DispatchPrices;
 }
 
 export interface SlotRow {
@@ -69,11 +73,12 @@ export async function slotsCall(warehouse: Warehouse, request: CheapestSlotsRequ
   const call = `cheapest_slots($tariff, CAST($count AS BIGINT), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ),
        latest := $latest, highest := $highest, min_price := CAST($min_price AS DOUBLE),
        max_price := CAST($max_price AS DOUBLE), length_mode := $length_mode, per := '${request.perDay ? 'day' : 'range'}'` +
-    `${weighted ? `, slot_weights := ${weighted.sql}` : ''})`;
+    `${weighted ? `, slot_weights := ${weighted.sql}` : ''}${request.slotPrices ? `, slot_prices := ${request.slotPrices.sql}` : ''})`;
   const params = {
     tariff: request.tariff, count: request.count, latest: request.latest ?? false, highest: request.highest ?? false,
     min_price: request.minPrice ?? null, max_price: request.maxPrice ?? null, length_mode: request.lengthMode ?? 'exact',
     ...rangeParams(request),
+    ...(request.slotPrices ? request.slotPrices.params : {}),
   };
   return { call, params };
 }

@@ -4,6 +4,7 @@
 import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
+import type { DispatchPrices } from './dispatchPrices.js';
 import { checkRange, rangeParams, type Range } from './range.js';
 import { selectPrices } from './priceSql.js';
 import { requireData } from './requireData.js';
@@ -44,6 +45,9 @@ export interface CheapestWindowsRequest extends Range {
   lengthMode?: LengthMode;
   /** Prices rounded to 4 decimals in SQL, as the exports round them (what the CLI prints). */
   rounded?: boolean;
+  /** Intelligent Octopus Go: the account's prices with dispatches (dispatchPrices), ranked instead
+   *  of the tariff's own (price_windows' slot_prices). */
+  slotPrices?: DispatchPrices;
 }
 
 export type LengthMode = 'exact' | 'at_least' | 'at_most';
@@ -99,13 +103,15 @@ export async function windowsCall(warehouse: Warehouse, request: CheapestWindows
     band_start: request.band?.startMinutes ?? null,
     band_end: request.band?.endMinutes ?? null,
     ...rangeParams(request),
+    ...(request.slotPrices ? request.slotPrices.params : {}),
   };
   const per = request.band ? 'band' : request.perDay ? 'day' : 'range';
   // price_windows answers every window question; cheapest_window* are named calls of it
   const call = `price_windows($tariff, CAST($slots AS INTEGER), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ), per := '${per}', ` +
     'band_start_minutes := CAST($band_start AS INTEGER), band_end_minutes := CAST($band_end AS INTEGER), length_mode := $length_mode, ' +
     'latest := $latest, max_price := CAST($max_price AS DOUBLE), highest := $highest, min_price := CAST($min_price AS DOUBLE), ' +
-    `weights := CAST($weights AS DOUBLE[])${weighted ? `, slot_weights := ${weighted.sql}` : ''})`;
+    `weights := CAST($weights AS DOUBLE[])${weighted ? `, slot_weights := ${weighted.sql}` : ''}` +
+    `${request.slotPrices ? `, slot_prices := ${request.slotPrices.sql}` : ''})`;
   return { call, params };
 }
 

@@ -3,7 +3,7 @@
 import type { Command } from 'commander';
 import {
   checkWindow, cheapestSlots, cheapestWindows, dailyStats, gaps, monthlyStats, negativeRuns, negativeSlots, offPeakPeriods,
-  parseDuration, rangeCoverage, regionComparison, rollingStart, seriesKey, type LengthMode, type Range,
+  parseDispatchMode, parseDuration, rangeCoverage, regionComparison, rollingStart, seriesKey, type LengthMode, type Range,
 } from '../../analytics/index.js';
 import { EXIT, TariffsError, UsageError } from '../../errors.js';
 import { Warehouse } from '../../store/Warehouse.js';
@@ -12,6 +12,7 @@ import { configFrom, formatOf, loggerFor, withApi, withDb, withFormat, type Comm
 import { writeRows, type OutputFormat, type Row } from '../output.js';
 import { action } from '../run.js';
 import type { TableLayout } from '../table.js';
+import type { DispatchPrices } from '../../analytics/dispatchPrices.js';
 
 export interface RangeFlags extends CommonFlags {
   from?: string;
@@ -29,6 +30,7 @@ interface RollingFlags extends RangeFlags {
   atLeast?: boolean;
   atMost?: boolean;
   latest?: boolean;
+  dispatches?: string;
 }
 
 interface CheapestFlags extends RollingFlags {
@@ -96,7 +98,26 @@ function withRolling(command: Command, what: 'window' | 'half-hours'): Command {
       ? 'a shorter window when no run of eligible contiguous half-hours is that long'
       : 'up to --count: fewer when fewer half-hours are eligible')
     .option('--latest', 'break ties in favour of the latest (default: the earliest)')
-    .option('--complete', 'refuse to answer (exit 1, naming how many are missing) unless every half-hour of the range is priced');
+    .option('--complete', 'refuse to answer (exit 1, naming how many are missing) unless every half-hour of the range is priced')
+    .option('--dispatches <which>', 'Intelligent Octopus Go: rank the prices as billed with planned|completed|none dispatches (default: completed where known, else planned for the future)');
+}
+
+const DISPATCHES_HELP = `
+--dispatches: on an Intelligent Octopus Go tariff of an account with dispatches stored, a half-hour
+a dispatch touches is priced at the day's off-peak rate (up to 6 hours a Europe/London day; see
+sql/macros/effective_rates_with.sql), and those are the prices ranked and shown; which dispatches
+counted is said on stderr. On any other tariff the flag changes nothing (said on stderr). SQL: the
+same call with slot_prices := (SELECT list({payment_method: payment_method, slot_start: slot_start,
+value_inc_vat: value_inc_vat, value_exc_vat: value_exc_vat}) FROM effective_rates_with('completed')
+WHERE tariff_code = 'T' AND account_number = 'A') ('default'|'completed'|'planned'; none: no slot_prices).`;
+
+/** --dispatches: the prices of the tariff's Intelligent Octopus Go account with its dispatches
+ *  (none for another tariff), and which were counted, said on stderr. */
+async function dispatchesOf(warehouse: Warehouse, flags: { tariff: string; dispatches?: string }): Promise<{ slotPrices?: DispatchPrices }> {
+  const { dispatchPrices } = await import('../../analytics/dispatchPrices.js');
+  const choice = await dispatchPrices(warehouse, flags.tariff, parseDispatchMode(flags.dispatches), flags.dispatches !== undefined);
+  if (choice.iog || flags.dispatches !== undefined) process.stderr.write(`tariffs: ${choice.note}\n`);
+  return choice.prices ? { slotPrices: choice.prices } : {};
 }
 
 const ROLLING_HELP = `
@@ -133,6 +154,7 @@ weights := [2, 1, 1]), cheapest_window_per_day(…), cheapest_window_in_band(tar
 band_start_minutes, band_end_minutes, from, to, …); with --at-least/--at-most: price_windows(tariff,
 n_slots, from, to, per := 'range' | 'day' | 'band', …, length_mode := 'at_least' | 'at_most');
 range_coverage(tariff, from, to); with --weights-from: price_windows(…, slot_weights := …).
+${DISPATCHES_HELP}
 ${CHECK_HELP}
 ${ROLLING_HELP}
 ${FORMS}`);
@@ -142,6 +164,7 @@ ${FORMS}`);
     const slots = flags.duration === undefined ? weights!.length : parseDuration(flags.duration, '--duration');
     const band = flags.between === undefined ? undefined : parseLocalTimeBand(flags.between, '--between');
     if (flags.check && (band !== undefined || flags.perDay !== true)) throw new UsageError('--check needs --per-day (and no --between): it checks today\'s window');
+    parseDispatchMode(flags.dispatches);
     const options = optionsOf(flags);
     const now = nowOf(flags);
     const request = {
@@ -155,7 +178,7 @@ ${FORMS}`);
         throw new UsageError('--check looks at today and tomorrow by itself: drop --from, --to and --min-remaining');
       }
       return withWarehouse(flags, async (warehouse, format) => {
-        const result = await checkWindow(warehouse, { ...request, now, offsetMinutes });
+        const result = await checkWindow(warehouse, { ...request, ...await dispatchesOf(warehouse, flags), now, offsetMinutes });
         if (format === 'json') process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
         else if (result.today) output([{ ...result.today, in_window: result.in_window }], format);
         if (!result.today) process.stderr.write(`tariffs: no window of ${slots} half-hours of ${flags.tariff} on ${result.local_date} qualifies\n`);
@@ -165,7 +188,7 @@ ${FORMS}`);
     const range = rangeOf(flags, now);
     return withWarehouse(flags, async (warehouse, format) => {
       const rows = await cheapestWindows(warehouse, {
-        ...request, ...range, perDay: flags.perDay === true, ...(band ? { band } : {}),
+        ...request, ...await dispatchesOf(warehouse, flags), ...range, perDay: flags.perDay === true, ...(band ? { band } : {}),
       });
       const marked = await markCoverage(warehouse, flags, range, rows);
       if (rows.length === 0) {
@@ -193,11 +216,13 @@ SQL: SELECT * FROM cheapest_slots(tariff, n, from, to, latest := …, highest :=
 max_price := …, length_mode := 'exact' | 'at_least' | 'at_most', per := 'range' | 'day',
 slot_weights := …); with --weights-from each row also carries its weight.
 --check for cron: tariffs slots --tariff T --count 6 --per-day --check --offset -30m --format csv >/dev/null && run-heater
+${DISPATCHES_HELP}
 ${CHECK_HELP}
 ${ROLLING_HELP}
 ${FORMS}`);
   slots.action(action(async (flags: SlotsFlags) => {
     const count = countFlag(flags.count, '--count');
+    parseDispatchMode(flags.dispatches);
     const now = nowOf(flags);
     const options = optionsOf(flags);
     const offsetMinutes = await offsetOf(flags);
@@ -212,7 +237,7 @@ ${FORMS}`);
       }
       return withWarehouse(flags, async (warehouse, format) => {
         const { checkSlots } = await import('../../analytics/checkSlots.js');
-        const result = await checkSlots(warehouse, { ...request, now, offsetMinutes });
+        const result = await checkSlots(warehouse, { ...request, ...await dispatchesOf(warehouse, flags), now, offsetMinutes });
         if (format === 'json') process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
         else output(result.blocks.map((b) => ({ ...b, active: result.active })), format);
         if (result.today.length === 0) process.stderr.write(`tariffs: fewer than ${count} half-hours of ${flags.tariff} are eligible on ${result.local_date}\n`);
@@ -221,7 +246,7 @@ ${FORMS}`);
     }
     const range = rangeOf(flags, now);
     await withWarehouse(flags, async (warehouse, format) => {
-      const rows = await cheapestSlots(warehouse, { ...request, ...range, perDay: flags.perDay === true });
+      const rows = await cheapestSlots(warehouse, { ...request, ...await dispatchesOf(warehouse, flags), ...range, perDay: flags.perDay === true });
       const marked = await markCoverage(warehouse, flags, range, rows);
       if (rows.length === 0) {
         process.stderr.write(`tariffs: fewer than ${count} half-hours of ${flags.tariff} are eligible in the range` +
