@@ -23,19 +23,13 @@ WITH slot_weight_rows AS (
     FROM (SELECT unnest(CAST(slot_weights AS STRUCT(slot_start TIMESTAMPTZ, weight DOUBLE)[])) AS w)
 ),
 source AS (
-    -- without slot_weights every half-hour weighs 1 and the join below is left out
-    SELECT payment_method, rate_type, local_date, slot_start, slot_end, value_inc_vat, value_exc_vat,
-           CAST(1 AS DOUBLE) AS weight,
-           CASE WHEN per = 'day' THEN local_date END AS group_date
-    FROM eligible_slots(tariff, range_from, range_to, min_price, max_price, slot_prices := slot_prices)
-    WHERE slot_weights IS NULL
-    UNION ALL
+    -- every half-hour weighs 1 unless slot_weights names it: one call of eligible_slots, joined to
+    -- no rows when slot_weights is NULL (a second branch would be planned on every call)
     SELECT e.payment_method, e.rate_type, e.local_date, e.slot_start, e.slot_end, e.value_inc_vat, e.value_exc_vat,
            coalesce(sw.weight, 1.0) AS weight,
            CASE WHEN per = 'day' THEN e.local_date END AS group_date
     FROM eligible_slots(tariff, range_from, range_to, min_price, max_price, slot_prices := slot_prices) AS e
     LEFT JOIN slot_weight_rows AS sw ON sw.slot_start = e.slot_start
-    WHERE slot_weights IS NOT NULL
 ),
 ranked AS (
     SELECT *,

@@ -8,7 +8,7 @@
 --   (SELECT list({payment_method: payment_method, slot_start: slot_start, value_inc_vat: value_inc_vat,
 --                 value_exc_vat: value_exc_vat}) FROM effective_rates_with('completed')
 --    WHERE tariff_code = 'T' AND account_number = 'A')
--- Without it the second branch has no rows and the question is the plain scan of rate_slots.
+-- Without it the join has no rows to match and the question is the plain scan of rate_slots.
 CREATE OR REPLACE MACRO eligible_slots(tariff, range_from, range_to, min_price, max_price, slot_prices := NULL) AS TABLE
 WITH slot_price_rows AS (
     SELECT p.payment_method, p.slot_start, p.value_inc_vat, p.value_exc_vat
@@ -16,20 +16,16 @@ WITH slot_price_rows AS (
                                                    value_inc_vat DOUBLE, value_exc_vat DOUBLE)[])) AS p)
 ),
 priced AS (
-    SELECT *
-    FROM rate_slots
-    WHERE tariff_code = tariff
-      AND slot_prices IS NULL
-    UNION ALL
-    SELECT r.* REPLACE (coalesce(p.value_inc_vat, r.value_inc_vat) AS value_inc_vat,
-                        coalesce(p.value_exc_vat, r.value_exc_vat) AS value_exc_vat)
+    -- one scan of rate_slots, joined to no rows when slot_prices is NULL (DuckDB binds every
+    -- branch of a macro on every call: a second branch over rate_slots cost each window question
+    -- as much planning again)
+    SELECT r.* REPLACE (coalesce(CASE WHEN r.rate_type = 'standard' THEN p.value_inc_vat END, r.value_inc_vat) AS value_inc_vat,
+                        coalesce(CASE WHEN r.rate_type = 'standard' THEN p.value_exc_vat END, r.value_exc_vat) AS value_exc_vat)
     FROM rate_slots AS r
     LEFT JOIN slot_price_rows AS p
-           ON r.rate_type = 'standard'
-          AND p.slot_start = r.slot_start
+           ON p.slot_start = r.slot_start
           AND p.payment_method IS NOT DISTINCT FROM r.payment_method
     WHERE r.tariff_code = tariff
-      AND slot_prices IS NOT NULL
 )
 SELECT series_code(payment_method, rate_type) AS series, *
 FROM priced

@@ -33,19 +33,13 @@ WITH slot_weight_rows AS (
     FROM (SELECT unnest(CAST(slot_weights AS STRUCT(slot_start TIMESTAMPTZ, weight DOUBLE)[])) AS w)
 ),
 eligible AS (
-    -- without slot_weights every half-hour weighs 1 and the join below is left out
-    SELECT series, local_date, slot_start, value_inc_vat, value_exc_vat,
-           hour(local_start) * 60 + minute(local_start) AS wall_minute,
-           CAST(1 AS DOUBLE) AS slot_weight
-    FROM eligible_slots(tariff, range_from, range_to, min_price, max_price, slot_prices := slot_prices)
-    WHERE slot_weights IS NULL
-    UNION ALL
+    -- every half-hour weighs 1 unless slot_weights names it: one call of eligible_slots, joined to
+    -- no rows when slot_weights is NULL (a second branch would be planned on every call)
     SELECT e.series, e.local_date, e.slot_start, e.value_inc_vat, e.value_exc_vat,
            hour(e.local_start) * 60 + minute(e.local_start) AS wall_minute,
            coalesce(sw.weight, 1.0) AS slot_weight
     FROM eligible_slots(tariff, range_from, range_to, min_price, max_price, slot_prices := slot_prices) AS e
     LEFT JOIN slot_weight_rows AS sw ON sw.slot_start = e.slot_start
-    WHERE slot_weights IS NOT NULL
 ),
 grouped AS (
     SELECT series, slot_start, value_inc_vat, value_exc_vat, slot_weight,
