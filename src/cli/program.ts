@@ -32,6 +32,8 @@ function bareProgram(): Command {
       getErrHelpWidth: () => helpWidth(process.stderr),
       writeOut: (text) => process.stdout.write(wrapHelp(text, helpWidth(process.stdout))),
       writeErr: (text) => process.stderr.write(wrapHelp(text, helpWidth(process.stderr))),
+      // an error stays one line, whatever the width: scripts and people grep for it
+      outputError: (text) => process.stderr.write(text),
     });
 }
 
