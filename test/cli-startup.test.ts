@@ -6,10 +6,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Command } from 'commander';
 import { afterAll, describe, expect, it } from 'vitest';
-import { commandIndexPath, commandOf, indexCommands, readCommandIndex, type IndexedCommand } from '../src/cli/commandIndex.js';
-import { commandModules } from '../src/cli/commands/index.js';
+import { registeredCommands } from '../src/cli/buildCommandIndex.js';
+import { commandIndexPath, commandOf, readCommandIndex, type IndexedCommand } from '../src/cli/commandIndex.js';
 import { buildProgram } from '../src/cli/program.js';
 import { CLI, runCli } from './helpers/runCli.js';
 
@@ -65,12 +64,7 @@ describe('lazy start-up', () => {
   });
 
   it('the built index is what the command modules register, in help order', async () => {
-    const live: IndexedCommand[] = [];
-    for (const module of commandModules) {
-      const program = new Command();
-      (await module.load()).register(program);
-      live.push(...indexCommands(program, module.file));
-    }
+    const live = await registeredCommands();
     expect(readCommandIndex(commandIndexPath())).toEqual(live);
     expect(live.map((c) => c.name)).toContain('cheapest');
   });

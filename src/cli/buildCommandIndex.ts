@@ -6,13 +6,19 @@ import { Command } from 'commander';
 import { commandIndexPath, indexCommands, type IndexedCommand } from './commandIndex.js';
 import { commandModules } from './commands/index.js';
 
-export async function buildCommandIndex(target = commandIndexPath()): Promise<IndexedCommand[]> {
+/** Every command as the modules register it now, in help order: what the index must hold. */
+export async function registeredCommands(): Promise<IndexedCommand[]> {
   const entries: IndexedCommand[] = [];
   for (const module of commandModules) {
     const program = new Command();
     (await module.load()).register(program);
     entries.push(...indexCommands(program, module.file));
   }
+  return entries;
+}
+
+export async function buildCommandIndex(target = commandIndexPath()): Promise<IndexedCommand[]> {
+  const entries = await registeredCommands();
   const building = `${target}.${process.pid}.tmp`;
   writeFileSync(building, `${JSON.stringify(entries, null, 2)}\n`);
   renameSync(building, target);
