@@ -280,6 +280,31 @@ describe('SQL first: the macros as an analyst calls them', () => {
   });
 });
 
+describe('cheapest_window_per_day, the fast path, answers as price_windows does', () => {
+  it.each(['J', 'OUT'] as Data[])('%s: every option, over both clock changes and the negative prices', async (data) => {
+    const cols = 'tariff_code, payment_method, rate_type, local_date, start, "end", local_start, local_end, slots, ' +
+      'round(mean_inc_vat, 9) AS m, round(mean_exc_vat, 9) AS e, round(score_inc_vat, 9) AS s';
+    const options = [
+      '', 'latest := true', 'highest := true', 'highest := true, latest := true', 'max_price := 0', 'min_price := 10, max_price := 20',
+      'weights := [2.0, 1, 1]', 'weights := [1.0, 3], highest := true, latest := true', 'weights := [0.5, 2, 1, 4, 1, 1, 1]',
+    ];
+    let rows = 0;
+    for (const n of ['1', '4', '7', 'NULL']) {
+      for (const option of options) {
+        if (n === 'NULL' && !option.includes('weights')) continue;
+        for (const range of ['NULL, NULL', `TIMESTAMPTZ '2020-03-28 19:30:00+00', TIMESTAMPTZ '2023-10-30 05:00:00+00'`]) {
+          const args = `$t, ${n}, ${range}${option ? `, ${option}` : ''}`;
+          const fast = await warehouse.all(`SELECT ${cols} FROM cheapest_window_per_day(${args})`, { t: TARIFF[data] });
+          const general = await warehouse.all(`SELECT ${cols} FROM price_windows(${args}, per := 'day')`, { t: TARIFF[data] });
+          expect(fast, args).toEqual(general);
+          rows += fast.length;
+        }
+      }
+    }
+    expect(rows).toBeGreaterThan(10_000); // real answers, not empty ones
+  });
+});
+
 describe('slots: highest × thresholds × counts against brute force', () => {
   it.each(['J', 'OUT'] as Data[])('%s: 2-day ranges', async (data) => {
     const slots = series[data];

@@ -1,7 +1,8 @@
 -- price_windows(tariff, n_slots, range_from, range_to, per := 'range', band_start_minutes := NULL,
 -- band_end_minutes := NULL, latest := false, highest := false, min_price := NULL, max_price :=
--- NULL, weights := NULL, length_mode := 'exact', slot_weights := NULL, slot_prices := NULL): the one window question. cheapest_window,
--- cheapest_window_per_day and cheapest_window_in_band are named calls of it.
+-- NULL, weights := NULL, length_mode := 'exact', slot_weights := NULL, slot_prices := NULL): the one window question. cheapest_window
+-- and cheapest_window_in_band are named calls of it; cheapest_window_per_day is its fast path for
+-- the exact daily question (same answers, tested; the measurement is in its header).
 -- One row per series and group: per = 'range' (one group, local_date NULL), 'day' (Europe/London
 -- local day) or 'band' (occurrence of the daily wall-clock band, under the local date it starts on;
 -- see cheapest_window_in_band).
