@@ -12,7 +12,7 @@ import { pageWindowMs, pageWindows } from '../src/ingest/planFetches.js';
 import { ROW_GROUP_ROWS, takeGroup, type Pending } from '../src/ingest/RateWriter.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
-import { RateColumns } from '../src/rates/RateColumns.js';
+import { RateColumns, RatePageColumns } from '../src/rates/RateColumns.js';
 import { HALF_HOUR_MS, localDateOf, settlementPeriod, utcOffsetMinutes } from '../src/time/index.js';
 import { ingest, query, tempDir } from './helpers/warehouseTools.js';
 
@@ -84,15 +84,9 @@ describe('fastRecordSchema', () => {
 
 describe('page windows', () => {
   const series = (n: number, step = HALF_HOUR_MS, start = Date.parse('2024-03-30T00:00:00Z')) => {
-    const rates = new RateColumns();
-    for (let i = n - 1; i >= 0; i--) {
-      rates.validFrom.push(start + i * step);
-      rates.validTo.push(start + i * step + step);
-      rates.valueExcVat.push(i);
-      rates.valueIncVat.push(i);
-      rates.paymentMethod.push(null);
-    }
-    return rates;
+    const page = new RatePageColumns();
+    for (let i = n - 1; i >= 0; i--) page.push(start + i * step, start + i * step + step, i, i, null);
+    return page.columns();
   };
 
   it('a page of half-hours with no gap gives its length as the page; anything else gives none', () => {

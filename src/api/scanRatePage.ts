@@ -7,7 +7,7 @@
 // field, a byte out of place) gives undefined, and the page goes the general way (JSON.parse, then
 // zod) that accepts it or names its field and index exactly as before. So every page read here is
 // one the general way reads the same, value for value.
-import { RateColumns } from '../rates/RateColumns.js';
+import { RatePageColumns, type RateColumns } from '../rates/RateColumns.js';
 import { DAY_MS, daysFromCivil, daysInMonth } from '../time/civil.js';
 
 export interface ScannedRatePage {
@@ -211,7 +211,7 @@ class Scanner {
   }
 
   /** The `results` array into `rates`. */
-  results(rates: RateColumns): void {
+  results(rates: RatePageColumns): void {
     this.expect(LBRACKET);
     if (this.ws() === RBRACKET) {
       this.p++;
@@ -226,7 +226,7 @@ class Scanner {
     }
   }
 
-  private record(rates: RateColumns): void {
+  private record(rates: RatePageColumns): void {
     this.expect(LBRACE);
     let seen = 0;
     let fields = 0;
@@ -250,11 +250,7 @@ class Scanner {
       if (c !== COMMA) throw NOT_PLAIN;
     }
     if ((seen & REQUIRED) !== REQUIRED) throw NOT_PLAIN;
-    rates.validFrom.push(from);
-    rates.validTo.push(to);
-    rates.valueExcVat.push(exc);
-    rates.valueIncVat.push(inc);
-    rates.paymentMethod.push(method);
+    rates.push(from, to, exc, inc, method);
   }
 }
 
@@ -264,7 +260,7 @@ const ENVELOPE_KEYS = [COUNT, NEXT, PREVIOUS, RESULTS];
 /** The page in `bytes` (a response body) when it is in the supplier's plain form; else undefined. */
 export function scanRatePage(bytes: Uint8Array): ScannedRatePage | undefined {
   const scanner = new Scanner(bytes);
-  const rates = new RateColumns();
+  const rates = new RatePageColumns();
   let count = -1;
   let next: string | null = null;
   let previous: string | null = null;
@@ -293,7 +289,7 @@ export function scanRatePage(bytes: Uint8Array): ScannedRatePage | undefined {
     if (error === NOT_PLAIN) return undefined;
     throw error;
   }
-  return { count, next, previous, rates };
+  return { count, next, previous, rates: rates.columns() };
 }
 
 function latin1(b: Uint8Array, start: number, end: number): string {

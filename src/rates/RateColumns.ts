@@ -1,6 +1,12 @@
 // Fetched rates held as columns of numbers (epoch milliseconds, prices) rather than one object per
 // half-hour: a backfill keeps several chunks of thousands of rates in memory while they wait for
-// the writer, and plain number arrays cost a fraction of the objects and none of their garbage.
+// the writer. The columns are Float64Arrays, whose numbers live outside V8's heap: chunks wait in
+// the writer's queue long enough to outlive V8's young generation, and as plain arrays they were
+// copied into the old one and left there as garbage until a full collection, which V8 puts off
+// while its heap grows (the project used to force collections; it no longer reaches into V8).
+// A 14-tariff backfill of 1,072,456 rates (bench/backfillOnce.ts, four runs each, alternated on
+// one machine): peak RSS 340-360 MB with plain arrays, 301-318 MB with Float64Arrays; V8's heap
+// at its largest 138-147 MB against 59-63 MB.
 // They are what api/ reads from rate pages, ingest/ holds and store/ writes, so they live in none
 // of those folders.
 import { HALF_HOUR_MS } from '../time/index.js';
@@ -17,59 +23,48 @@ export interface RateRecord {
 
 export class RateColumns {
   constructor(
-    readonly validFrom: number[] = [],
+    readonly validFrom: Float64Array = new Float64Array(0),
     /** NaN: open-ended. */
-    readonly validTo: number[] = [],
-    readonly valueExcVat: number[] = [],
-    readonly valueIncVat: number[] = [],
+    readonly validTo: Float64Array = new Float64Array(0),
+    readonly valueExcVat: Float64Array = new Float64Array(0),
+    readonly valueIncVat: Float64Array = new Float64Array(0),
     readonly paymentMethod: (string | null)[] = [],
   ) {}
 
   static of(rates: readonly RateRecord[]): RateColumns {
-    const columns = new RateColumns();
-    columns.pushAll(rates);
-    return columns;
+    const page = new RatePageColumns();
+    page.pushAll(rates);
+    return page.columns();
   }
 
   /** These columns one after another, in this order. */
   static concat(parts: readonly RateColumns[]): RateColumns {
     if (parts.length === 1) return parts[0]!;
-    const joined = <T>(column: (part: RateColumns) => T[]): T[] => ([] as T[]).concat(...parts.map(column));
+    const total = parts.reduce((n, part) => n + part.length, 0);
+    const joined = (column: (part: RateColumns) => Float64Array): Float64Array => {
+      const out = new Float64Array(total);
+      let at = 0;
+      for (const part of parts) {
+        out.set(column(part), at);
+        at += part.length;
+      }
+      return out;
+    };
+    const methods: (string | null)[] = [];
+    for (const part of parts) for (const method of part.paymentMethod) methods.push(method);
     return new RateColumns(joined((p) => p.validFrom), joined((p) => p.validTo), joined((p) => p.valueExcVat),
-      joined((p) => p.valueIncVat), joined((p) => p.paymentMethod));
+      joined((p) => p.valueIncVat), methods);
   }
 
   get length(): number {
     return this.validFrom.length;
   }
 
-  pushAll(rates: readonly RateRecord[]): void {
-    // Neighbouring rates share a boundary (newest first: one's valid_to is the next's valid_from
-    // string), so each instant is parsed once.
-    let lastText = '';
-    let lastTime = Number.NaN;
-    const parse = (text: string): number => {
-      if (text !== lastText) {
-        lastText = text;
-        lastTime = plainUtcMs(text);
-        if (Number.isNaN(lastTime)) lastTime = Date.parse(text);
-      }
-      return lastTime;
-    };
-    for (const r of rates) {
-      const to = r.valid_to == null ? Number.NaN : parse(r.valid_to);
-      this.validFrom.push(parse(r.valid_from));
-      this.validTo.push(to);
-      this.valueExcVat.push(r.value_exc_vat);
-      this.valueIncVat.push(r.value_inc_vat);
-      this.paymentMethod.push(r.payment_method ?? null);
-    }
-  }
-
   /** The rows at these positions, in this order. */
   pick(indexes: readonly number[]): RateColumns {
-    const at = <T>(column: T[]): T[] => indexes.map((i) => column[i]!);
-    return new RateColumns(at(this.validFrom), at(this.validTo), at(this.valueExcVat), at(this.valueIncVat), at(this.paymentMethod));
+    const at = (column: Float64Array) => Float64Array.from(indexes, (i) => column[i]!);
+    return new RateColumns(at(this.validFrom), at(this.validTo), at(this.valueExcVat), at(this.valueIncVat),
+      indexes.map((i) => this.paymentMethod[i]!));
   }
 
   /** The `count` oldest rates apart from the rest, when the rates run strictly newest first (as
@@ -81,8 +76,9 @@ export class RateColumns {
   }
 
   private slice(start: number, end: number): RateColumns {
-    return new RateColumns(this.validFrom.slice(start, end), this.validTo.slice(start, end),
-      this.valueExcVat.slice(start, end), this.valueIncVat.slice(start, end), this.paymentMethod.slice(start, end));
+    const part = (column: Float64Array) => column.slice(start, end);
+    return new RateColumns(part(this.validFrom), part(this.validTo), part(this.valueExcVat), part(this.valueIncVat),
+      this.paymentMethod.slice(start, end));
   }
 
   /** One row per (valid_from, payment_method); the last one seen wins. Usually returns itself. */
@@ -130,4 +126,63 @@ export class RateColumns {
     }
     return end;
   }
+}
+
+/** The columns of one page as it is read, a rate at a time, into Float64Arrays that grow as needed
+ *  (a page holds up to 1,500 rates). */
+export class RatePageColumns {
+  private validFrom: Float64Array = new Float64Array(PAGE_ROWS);
+  private validTo: Float64Array = new Float64Array(PAGE_ROWS);
+  private valueExcVat: Float64Array = new Float64Array(PAGE_ROWS);
+  private valueIncVat: Float64Array = new Float64Array(PAGE_ROWS);
+  private readonly paymentMethod: (string | null)[] = [];
+  private count = 0;
+
+  push(validFrom: number, validTo: number, valueExcVat: number, valueIncVat: number, paymentMethod: string | null): void {
+    if (this.count === this.validFrom.length) {
+      this.validFrom = grown(this.validFrom);
+      this.validTo = grown(this.validTo);
+      this.valueExcVat = grown(this.valueExcVat);
+      this.valueIncVat = grown(this.valueIncVat);
+    }
+    this.validFrom[this.count] = validFrom;
+    this.validTo[this.count] = validTo;
+    this.valueExcVat[this.count] = valueExcVat;
+    this.valueIncVat[this.count] = valueIncVat;
+    this.paymentMethod.push(paymentMethod);
+    this.count++;
+  }
+
+  pushAll(rates: readonly RateRecord[]): void {
+    // Neighbouring rates share a boundary (newest first: one's valid_to is the next's valid_from
+    // string), so each instant is parsed once.
+    let lastText = '';
+    let lastTime = Number.NaN;
+    const parse = (text: string): number => {
+      if (text !== lastText) {
+        lastText = text;
+        lastTime = plainUtcMs(text);
+        if (Number.isNaN(lastTime)) lastTime = Date.parse(text);
+      }
+      return lastTime;
+    };
+    for (const r of rates) {
+      const to = r.valid_to == null ? Number.NaN : parse(r.valid_to);
+      this.push(parse(r.valid_from), to, r.value_exc_vat, r.value_inc_vat, r.payment_method ?? null);
+    }
+  }
+
+  columns(): RateColumns {
+    const read = (column: Float64Array) => column.subarray(0, this.count);
+    return new RateColumns(read(this.validFrom), read(this.validTo), read(this.valueExcVat), read(this.valueIncVat), this.paymentMethod);
+  }
+}
+
+/** The rates a page column holds before it must grow: the supplier's largest page. */
+const PAGE_ROWS = 1500;
+
+function grown(column: Float64Array): Float64Array {
+  const larger = new Float64Array(column.length * 2);
+  larger.set(column);
+  return larger;
 }

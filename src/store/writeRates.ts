@@ -118,20 +118,27 @@ async function stage(warehouse: Warehouse, parts: readonly RateColumns[]): Promi
 const VECTOR_ROWS = 2048;
 const STAGE_TYPES = [INTEGER, DOUBLE, DOUBLE, DOUBLE, DOUBLE, INTEGER];
 
-/** Appends the rates of one batch as data chunks of VECTOR_ROWS rows, each filled column by column
- *  through the public setColumns. */
+/** Appends the rates of one batch as data chunks of VECTOR_ROWS rows, each value set straight from
+ *  the columns (plain arrays or Float64Arrays, see RateColumns) into the chunk's vectors through
+ *  the public getColumnVector, setItem and flush that setColumns uses itself. */
 function appendRates(appender: DuckDBAppender, batch: number, rates: RateColumns, codes: Map<string, number>): void {
   for (let start = 0; start < rates.length; start += VECTOR_ROWS) {
-    const end = Math.min(rates.length, start + VECTOR_ROWS);
-    const chunk = DuckDBDataChunk.create(STAGE_TYPES, end - start);
-    chunk.setColumns([
-      new Array<number>(end - start).fill(batch),
-      rates.validFrom.slice(start, end),
-      rates.validTo.slice(start, end).map((to) => (Number.isNaN(to) ? null : to)), // NaN: open-ended
-      rates.valueExcVat.slice(start, end),
-      rates.valueIncVat.slice(start, end),
-      rates.paymentMethod.slice(start, end).map((pm) => (pm == null ? 0 : codes.get(pm)!)),
-    ]);
+    const size = Math.min(VECTOR_ROWS, rates.length - start);
+    const chunk = DuckDBDataChunk.create(STAGE_TYPES, size);
+    const vectors = STAGE_TYPES.map((_, column) => chunk.getColumnVector(column));
+    const vector = (column: number) => vectors[column]!;
+    const batchOf = vector(0), from = vector(1), to = vector(2), exc = vector(3), inc = vector(4), paymentMethod = vector(5);
+    for (let i = 0, row = start; i < size; i++, row++) {
+      const validTo = rates.validTo[row]!;
+      const method = rates.paymentMethod[row];
+      batchOf.setItem(i, batch);
+      from.setItem(i, rates.validFrom[row]!);
+      to.setItem(i, Number.isNaN(validTo) ? null : validTo); // NaN: open-ended
+      exc.setItem(i, rates.valueExcVat[row]!);
+      inc.setItem(i, rates.valueIncVat[row]!);
+      paymentMethod.setItem(i, method == null ? 0 : codes.get(method)!);
+    }
+    for (const written of vectors) written.flush();
     appender.appendDataChunk(chunk);
   }
 }
