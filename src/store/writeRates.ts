@@ -176,8 +176,11 @@ const localisedFrom = (staged: string) => `
         SELECT batch, to_timestamp(valid_from_ms / 1000) AS valid_from, to_timestamp(valid_to_ms / 1000) AS valid_to,
                value_exc_vat, value_inc_vat, payment_method
         FROM ${staged}
+    ), instants AS (
+        -- each instant's local fields once: tariffs fetched together share their half-hours
+        SELECT valid_from, london_local(valid_from) AS l FROM (SELECT DISTINCT valid_from FROM typed)
     ), localised AS (
-        SELECT *, london_local(valid_from) AS l FROM typed
+        SELECT typed.*, instants.l FROM typed JOIN instants USING (valid_from)
     )
     SELECT batch, valid_from, valid_to, value_exc_vat, value_inc_vat, payment_method,
            coalesce(payment_method, '') AS pm_key,
