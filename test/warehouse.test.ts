@@ -4,7 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { ingest, query, ratesFingerprint, tempDir } from './helpers/warehouseTools.js';
-import { runCli } from './helpers/runCli.js';
+import type { IngestSummary } from '../src/ingest/ingest.js';
+import { runCli, type CliResult } from './helpers/runCli.js';
 import { PROFILE } from './helpers/testProfile.js';
 
 const A = 'E-1R-AGILE-18-02-21-A';
@@ -15,13 +16,30 @@ const SERIES_FROM = new Date('2017-01-01T00:00:00Z');
 let sandbox: Sandbox;
 const tmp = tempDir('tariffs-warehouse-');
 const clean = tmp.file('clean.duckdb');
+/** Faults bounded in number (times=) so that no request can be unlucky enough to exhaust its attempts. */
+const FAULTS = ['503:every=4,times=8', 'reset:every=7,times=5', '429:retry_after=0,every=9,times=4',
+  'truncate:every=11,times=4', 'stall-body:every=13,times=2'];
+/** Runs that wait on the API rather than compute, started beside the clean backfill, each on a
+ *  sandbox of its own, and asserted on by their cases below. */
+let faultySandbox: Sandbox;
+let faultyRun: Promise<IngestSummary>;
+let accountSandbox: Sandbox;
+let accountRun: Promise<CliResult>;
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ profile: PROFILE });
+  [sandbox, faultySandbox, accountSandbox] = await Promise.all([
+    startSandbox({ profile: PROFILE }), startSandbox({ profile: PROFILE, faults: FAULTS }), startSandbox({ profile: PROFILE }),
+  ]);
+  faultyRun = ingest(tmp.file('faulty.duckdb'), faultySandbox.baseUrl, { tariffs: [A, J, VAR], from: SERIES_FROM }, {},
+    { retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 10 }, timeouts: { bodyMs: 300 } });
+  accountRun = runCli(['ingest', '--account', SANDBOX_ACCOUNT, '--db', tmp.file('account.duckdb'), '--base-url', accountSandbox.baseUrl,
+    '--no-products', '--format', 'json'], { env: { TARIFFS_API_KEY: SANDBOX_API_KEY } });
+  for (const run of [faultyRun, accountRun]) run.catch(() => {}); // awaited, and so reported, by their cases
   await ingest(clean, sandbox.baseUrl, { tariffs: [A, J, VAR], from: SERIES_FROM });
-});
+}, 120_000);
 afterAll(async () => {
-  await sandbox.close();
+  await Promise.allSettled([faultyRun, accountRun]);
+  await Promise.all([sandbox, faultySandbox, accountSandbox].map((s) => s?.close()));
   tmp.remove();
 });
 
@@ -161,20 +179,12 @@ describe('idempotence and incrementality', () => {
   });
 
   it('the same backfill with faults on gives an identical unit_rates', async () => {
-    const db = tmp.file('faulty.duckdb');
-    // Bounded in number (times=) so that no request can be unlucky enough to exhaust its attempts.
-    sandbox.setFaults(['503:every=4,times=8', 'reset:every=7,times=5', '429:retry_after=0,every=9,times=4',
-      'truncate:every=11,times=4', 'stall-body:every=13,times=2']);
-    try {
-      const summary = await ingest(db, sandbox.baseUrl, { tariffs: [A, J, VAR], from: SERIES_FROM }, {},
-        { retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 10 }, timeouts: { bodyMs: 300 } });
-      expect(summary.errors).toEqual([]);
-      expect(summary.status).toBe('ok');
-      expect(summary.requests - summary.pages).toBeGreaterThanOrEqual(20); // the faults did happen
-    } finally {
-      sandbox.setFaults([]);
-    }
-    expect(await ratesFingerprint(db)).toEqual(await ratesFingerprint(clean));
+    // FAULTS on its own sandbox, started in beforeAll beside the clean backfill
+    const summary = await faultyRun;
+    expect(summary.errors).toEqual([]);
+    expect(summary.status).toBe('ok');
+    expect(summary.requests - summary.pages).toBeGreaterThanOrEqual(20); // the faults did happen
+    expect(await ratesFingerprint(tmp.file('faulty.duckdb'))).toEqual(await ratesFingerprint(clean));
   });
 
   it('keeps the old price in unit_rate_revisions when a re-fetch changes it', async () => {
@@ -240,8 +250,7 @@ describe('long rates', () => {
 describe('accounts', () => {
   it("ingests the agreements' tariffs over their own periods with the sandbox key", async () => {
     const db = tmp.file('account.duckdb');
-    const result = await runCli(['ingest', '--account', SANDBOX_ACCOUNT, '--db', db, '--base-url', sandbox.baseUrl, '--no-products', '--format', 'json'],
-      { env: { TARIFFS_API_KEY: SANDBOX_API_KEY } });
+    const result = await accountRun; // on its own sandbox, started in beforeAll
     expect(result.stderr).not.toContain(SANDBOX_API_KEY);
     // Every agreement's tariff has rates (the gas one its product's quoted unit rate): nothing empty.
     expect(JSON.parse(result.stdout)[0].empty).toEqual([]);
