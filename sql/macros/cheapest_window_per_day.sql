@@ -22,9 +22,12 @@
 --     A score beyond ±1.4e8 p (weights in the millions) cannot be ranked so: the cast to BIGINT
 --     fails with an error rather than rank wrongly (the CLI asks price_windows when weighted).
 -- Measured (2026-11-26, 2 cores, 44 tariffs × 76,604 real Agile J half-hours, each tariff a call,
--- best of three alternated, one DuckDB thread; /tmp script over bench/analyticsBench.ts's queries):
--- against the bench's hand-written SQL, price_windows(per := 'day') 1.33×, the same question
--- written like price_windows but without its other branches 1.15×, this 1.03–1.05×.
+-- best of three alternated, one DuckDB thread on a core of its own; /tmp script over
+-- bench/analyticsBench.ts's queries): against the bench's hand-written SQL, price_windows(per :=
+-- 'day') 1.33×, the same question written like price_windows but without its other branches
+-- 1.15–1.18×, this 1.03–1.09× (one run 1.15, the other core busy). In the full `npm run bench`
+-- (131 tariffs, three quiet runs): 1.081–1.174, median 1.106, where the four macros of a30753f
+-- gave a median of 1.147 on the same machine (README, Benchmarks).
 CREATE OR REPLACE MACRO cheapest_window_per_day(tariff, n_slots, range_from, range_to, latest := false, max_price := NULL,
                                                 highest := false, min_price := NULL, weights := NULL) AS TABLE
 WITH source AS (
