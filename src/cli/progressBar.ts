@@ -15,22 +15,13 @@ export interface StepBar extends ExportProgress {
 }
 
 export function createProgressBar(label: string, stream: NodeJS.WriteStream = process.stderr): ProgressBar | undefined {
-  if (!stream.isTTY) return undefined;
-  const bar = terminalBar(label, 'records', stream);
-  let total = 0;
-  let value = 0;
+  // records are steps of one each: the step bar's counter, without a "working on" label
+  const steps = createStepBar(label, 'records', stream);
+  if (!steps) return undefined;
   return {
-    expect(records) {
-      total += records;
-      bar.setTotal(Math.max(total, value));
-    },
-    advance(records) {
-      value += records;
-      bar.update(value);
-    },
-    stop() {
-      bar.stop();
-    },
+    expect: (records) => steps.expect(records),
+    advance: (records) => steps.done(records),
+    stop: () => steps.stop(),
   };
 }
 
