@@ -106,19 +106,19 @@ export async function windowsCall(warehouse: Warehouse, request: CheapestWindows
     ...(request.slotPrices ? request.slotPrices.params : {}),
   };
   const per = request.band ? 'band' : request.perDay ? 'day' : 'range';
+  // the arguments both macros take, in the order they take them
+  const range = '$tariff, CAST($slots AS INTEGER), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ)';
+  const prices = 'latest := $latest, max_price := CAST($max_price AS DOUBLE), highest := $highest, min_price := CAST($min_price AS DOUBLE), ' +
+    'weights := CAST($weights AS DOUBLE[])';
   if (per === 'day' && (request.lengthMode ?? 'exact') === 'exact' && request.weights === undefined && !weighted && !request.slotPrices) {
     // the daily exact unweighted question: cheapest_window_per_day, the fast path (measured in its header)
-    const call = 'cheapest_window_per_day($tariff, CAST($slots AS INTEGER), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ), ' +
-      'latest := $latest, max_price := CAST($max_price AS DOUBLE), highest := $highest, min_price := CAST($min_price AS DOUBLE), ' +
-      'weights := CAST($weights AS DOUBLE[]))';
     const { length_mode: _mode, band_start: _start, band_end: _end, ...dayParams } = params;
-    return { call, params: dayParams };
+    return { call: `cheapest_window_per_day(${range}, ${prices})`, params: dayParams };
   }
   // price_windows answers every other window question; cheapest_window and cheapest_window_in_band are named calls of it
-  const call = `price_windows($tariff, CAST($slots AS INTEGER), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ), per := '${per}', ` +
+  const call = `price_windows(${range}, per := '${per}', ` +
     'band_start_minutes := CAST($band_start AS INTEGER), band_end_minutes := CAST($band_end AS INTEGER), length_mode := $length_mode, ' +
-    'latest := $latest, max_price := CAST($max_price AS DOUBLE), highest := $highest, min_price := CAST($min_price AS DOUBLE), ' +
-    `weights := CAST($weights AS DOUBLE[])${weighted ? `, slot_weights := ${weighted.sql}` : ''}` +
+    `${prices}${weighted ? `, slot_weights := ${weighted.sql}` : ''}` +
     `${request.slotPrices ? `, slot_prices := ${request.slotPrices.sql}` : ''})`;
   return { call, params };
 }

@@ -119,8 +119,8 @@ const VECTOR_ROWS = 2048;
 const STAGE_TYPES = [INTEGER, DOUBLE, DOUBLE, DOUBLE, DOUBLE, INTEGER];
 
 /** Appends the rates of one batch as data chunks of VECTOR_ROWS rows, each value set straight from
- *  the columns (plain arrays or Float64Arrays, see RateColumns) into the chunk's vectors through
- *  the public getColumnVector, setItem and flush that setColumns uses itself. */
+ *  the columns into the chunk's vectors (no copy of them) through the public getColumnVector,
+ *  setItem and flush that setColumns uses itself. */
 function appendRates(appender: DuckDBAppender, batch: number, rates: RateColumns, codes: Map<string, number>): void {
   for (let start = 0; start < rates.length; start += VECTOR_ROWS) {
     const size = Math.min(VECTOR_ROWS, rates.length - start);
