@@ -17,9 +17,14 @@ const db = tmp.file('killed.duckdb');
 const args = ['ingest', ...TARIFFS.flatMap((t) => ['--tariff', t]), '--from', '2017-01-01', '--no-products', '--db', db,
   '--base-url', '', '--format', 'json'];
 
+/** What each killed run printed and how it ended, for the message of a failure after them. */
+const killedRuns: string[] = [];
+
 function killedAfter(ms: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: 'ignore', env: { ...process.env, TARIFFS_LOG_LEVEL: 'silent' } });
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, TARIFFS_LOG_LEVEL: 'warn' } });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     // killed `ms` after it has published --db (at its start): a loaded machine may take longer to get there
     let timer: NodeJS.Timeout | undefined;
     const poll = setInterval(() => {
@@ -28,9 +33,10 @@ function killedAfter(ms: number): Promise<void> {
       timer = setTimeout(() => child.kill('SIGKILL'), ms);
     }, 20);
     child.on('error', reject);
-    child.on('close', () => {
+    child.on('close', (code, signal) => {
       clearInterval(poll);
       clearTimeout(timer);
+      killedRuns.push(`killed ${ms} ms after --db appeared: ${signal ?? `exit ${code}`}${stderr ? `\n${stderr.slice(-2000)}` : ''}`);
       resolve();
     });
   });
@@ -62,7 +68,7 @@ describe('leftovers of killed runs', () => {
     expect((await runCli(['sql', '--db', db, 'SELECT 1 AS x'])).code).toBe(0);
     expect(existsSync(spill)).toBe(true);
     const rerun = await runCli(args);
-    expect(rerun.code).toBe(0);
+    expect(rerun.code, `${rerun.stderr}\nafter:\n${killedRuns.join('\n')}`).toBe(0);
     expect(existsSync(spill)).toBe(false);
   });
 
@@ -71,7 +77,7 @@ describe('leftovers of killed runs', () => {
     const lastRun = (await query(db, 'SELECT max(run_id) AS id FROM ingest_runs'))[0]!.id as number;
     const sizeBefore = statSync(db).size;
     const vacuum = await runCli(['migrate', '--vacuum', '--db', db]);
-    expect(vacuum.code).toBe(0);
+    expect(vacuum.code, `${vacuum.stderr}\nafter:\n${killedRuns.join('\n')}`).toBe(0);
     expect(vacuum.stdout).toMatch(/vacuumed \d+\.\d\d MB -> \d+\.\d\d MB/);
     const sizeAfter = statSync(db).size;
     expect(sizeAfter).toBeLessThan(sizeBefore);
@@ -84,7 +90,7 @@ describe('leftovers of killed runs', () => {
     expect(cheapest).toEqual([{ slots: 4 }]);
     // the next run continues the run ids and writes normally
     const next = await runCli(args);
-    expect(next.code).toBe(0);
+    expect(next.code, next.stderr).toBe(0);
     expect(JSON.parse(next.stdout)[0].run_id).toBe(lastRun + 1);
     expect(await ratesFingerprint(db)).toEqual(before);
   });

@@ -1,8 +1,12 @@
 // WriteSession on real DuckDB files: what it publishes, when it publishes nothing, how it adopts a
 // --db changed behind the job's back (a restored backup, an older tariffs writing it directly),
-// and that a --db removed by the user starts a new warehouse rather than coming back.
-import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+// that a --db removed by the user starts a new warehouse rather than coming back, and that a
+// working file DuckDB cannot open does not stop every later run.
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { Writable } from 'node:stream';
+import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../src/log/createLogger.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { holdWriteLock, jobPaths, WriteSession } from '../src/store/WriteSession.js';
 import { query, tempDir } from './helpers/warehouseTools.js';
@@ -63,6 +67,49 @@ describe('WriteSession', () => {
     const fresh = await WriteSession.open(db);
     await fresh.finish();
     expect(await marks(db)).toEqual([]);
+  });
+
+  it('a working file whose WAL DuckDB cannot replay is set aside, and the job starts again from --db', async () => {
+    const db = tmp.file('unreplayable.duckdb');
+    const paths = jobPaths(db);
+    const first = await WriteSession.open(db);
+    await mark(first, 'published');
+    await first.finish();
+    const second = await WriteSession.open(db);
+    await mark(second, 'committed, never published');
+    second.close();
+    // a commit left in the working file's WAL (no checkpoint at close, as when a writer is killed),
+    // then one byte of it changed: DuckDB refuses the file ("Failure while replaying WAL file …")
+    const direct = await DuckDBInstance.create(paths.work);
+    const connection = await direct.connect();
+    await connection.run("PRAGMA disable_checkpoint_on_shutdown; SET wal_autocheckpoint = '1TB'");
+    await connection.run(`INSERT INTO ingest_runs (run_id, job, started_at, status) VALUES (nextval('ingest_run_ids'), 'in the WAL', now(), 'ok')`);
+    connection.closeSync();
+    direct.closeSync();
+    const wal = readFileSync(`${paths.work}.wal`);
+    wal[wal.length >> 1]! ^= 0xff;
+    writeFileSync(`${paths.work}.wal`, wal);
+    await expect(DuckDBInstance.create(paths.work)).rejects.toThrow(/replaying WAL/);
+
+    const logs: { level: number; msg: string; kept?: string }[] = [];
+    const destination = new Writable({
+      write(chunk, _encoding, done) {
+        logs.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
+    const third = await WriteSession.open(db, { logger: createLogger({ destination }) });
+    await mark(third, 'after');
+    await third.finish();
+    // what was published stays; what never was is gone (an ingest fetches it again)
+    expect(await marks(db)).toEqual(['published', 'after']);
+    const warning = logs.find((l) => l.level === 40)!;
+    expect(warning.msg).toMatch(/working file could not be opened/);
+    expect(warning.kept).toBe(`${paths.folder}/unreadable`);
+    expect(readdirSync(warning.kept!).sort()).toEqual(['warehouse.duckdb', 'warehouse.duckdb.wal']);
+    // the next writer opens the new working file as usual
+    const fourth = await WriteSession.open(db);
+    expect((await fourth.finish()).published).toBe(false);
   });
 
   it('a second writer waits for the first, then fails busy after its timeout; readers never wait', async () => {

@@ -134,7 +134,7 @@ export class WriteSession {
     try {
       removeStaleCopies(paths);
       await adoptIfChanged(paths, db, busyTimeoutMs, logger);
-      const warehouse = await Warehouse.open(paths.work, { ...options, busyTimeoutMs: 0, displayName: db });
+      const warehouse = await openWorkingFile(paths, db, options, logger);
       const session = new WriteSession(warehouse, paths, db, lock, logger, options);
       try {
         await drainBusyAttempts(warehouse, paths.busyLog);
@@ -241,10 +241,9 @@ function removeStaleCopies(paths: JobPaths): void {
   }
 }
 
-/** `--db` is not what this job last published: it becomes the working file (with its WAL, if a
- *  writer of another kind left one). A reader's lock on it is taken meanwhile, so no other
- *  program writes it during the copy. No `--db` after one was published (the user removed it):
- *  the job starts afresh rather than bring the old contents back. */
+/** `--db` is not what this job last published: it is adopted as the working file. No `--db` after
+ *  one was published (the user removed it): the job starts afresh rather than bring the old
+ *  contents back. */
 async function adoptIfChanged(paths: JobPaths, shown: string, busyTimeoutMs: number, logger: Logger): Promise<void> {
   const record = readRecord(paths.record);
   const current = statOrUndefined(paths.db);
@@ -255,8 +254,14 @@ async function adoptIfChanged(paths: JobPaths, shown: string, busyTimeoutMs: num
     }
     return;
   }
+  if (record && sameFile(record.published, current) && existsSync(paths.work) && !existsSync(`${paths.db}.wal`)) return;
+  await adopt(paths, shown, busyTimeoutMs, logger);
+}
+
+/** `--db` becomes the working file (with its WAL, if a writer of another kind left one). A
+ *  reader's lock on it is taken meanwhile, so no other program writes it during the copy. */
+async function adopt(paths: JobPaths, shown: string, busyTimeoutMs: number, logger: Logger): Promise<void> {
   const wal = `${paths.db}.wal`;
-  if (record && sameFile(record.published, current) && existsSync(paths.work) && !existsSync(wal)) return;
   let reader: DuckDBInstance | undefined;
   try {
     reader = await openInstance(paths.db, true, busyTimeoutMs, shown,
@@ -274,10 +279,46 @@ async function adoptIfChanged(paths: JobPaths, shown: string, busyTimeoutMs: num
     renameSync(copy, paths.work);
     const work = statSync(paths.work);
     writeRecord(paths.record, { published: identityOf(statSync(paths.db)), work: { size: work.size, mtimeMs: work.mtimeMs } });
-    logger.info({ db: shown, bytes: current.size }, `adopted ${shown} as the job's working file`);
+    logger.info({ db: shown, bytes: work.size }, `adopted ${shown} as the job's working file`);
   } finally {
     reader?.closeSync();
   }
+}
+
+/**
+ * Opens the working file. One that DuckDB cannot open is set aside and `--db` adopted in its place:
+ * a writer killed at the wrong moment can leave a WAL that DuckDB then fails to replay (DuckDB
+ * issues #22124, #25395: UPDATE and upserts in the WAL, as our writes have), and every later run
+ * would fail on it, with an error that tells the user to move `--db` aside, which is sound. `--db` is always a checkpointed copy, so what is lost is only what the killed writer
+ * committed after its last publish, which the next ingest fetches again. The file set aside (the
+ * latest only) is kept in the job's folder for a bug report. A busy file, a full disk or a refused
+ * permission are not the working file's fault: they are reported as they are.
+ */
+async function openWorkingFile(paths: JobPaths, shown: string, options: WriteOptions, logger: Logger): Promise<Warehouse> {
+  const open = () => Warehouse.open(paths.work, { ...options, busyTimeoutMs: 0, displayName: shown });
+  try {
+    return await open();
+  } catch (error) {
+    if (!existsSync(paths.db) || !existsSync(paths.work) || !unreadableWorkingFile(error)) throw error;
+    const aside = join(paths.folder, 'unreadable');
+    rmSync(aside, { recursive: true, force: true });
+    mkdirSync(aside);
+    for (const f of [paths.work, `${paths.work}.wal`]) {
+      if (existsSync(f)) renameSync(f, join(aside, basename(f)));
+    }
+    logger.warn({ db: shown, kept: aside, err: (error as Error).message.split('\n')[0] },
+      `the job's working file could not be opened (moved to ${aside}); starting again from ${shown} as last published: `
+      + 'what an interrupted run wrote after that is fetched again');
+    await adopt(paths, shown, 0, logger);
+    return open();
+  }
+}
+
+function unreadableWorkingFile(error: unknown): boolean {
+  if (error instanceof DatabaseBusyError) return false;
+  const code = (error as { code?: unknown }).code;
+  if (code === 'DB_DISK_FULL') return false;
+  return !/permission denied|EACCES|EPERM|read-only file system/i.test((error as Error).message ?? '');
 }
 
 function publishCopy(paths: JobPaths, shown: string, logger: Logger): FileIdentity {
