@@ -1,7 +1,7 @@
 // WriteSession on real DuckDB files: what it publishes, when it publishes nothing, how it adopts a
 // --db changed behind the job's back (a restored backup, an older tariffs writing it directly),
 // that a --db removed by the user starts a new warehouse rather than coming back, and that a
-// working file DuckDB cannot open does not stop every later run.
+// working file or a lock file DuckDB cannot open does not stop every later run.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { DuckDBInstance } from '@duckdb/node-api';
@@ -110,6 +110,24 @@ describe('WriteSession', () => {
     // the next writer opens the new working file as usual
     const fourth = await WriteSession.open(db);
     expect((await fourth.finish()).published).toBe(false);
+  });
+
+  it('a lock file cut short (empty, or not a DuckDB file) does not refuse writers: it is repaired in place', async () => {
+    const db = tmp.file('lock-cut-short.duckdb');
+    const { lock } = jobPaths(db);
+    await (await WriteSession.open(db)).finish();
+    const inode = statSync(lock).ino;
+    for (const contents of [Buffer.alloc(0), Buffer.from('not a database at all')]) {
+      writeFileSync(lock, contents);
+      const session = await WriteSession.open(db);
+      await mark(session, `after ${contents.length} bytes`);
+      // still one lock file: a second writer waits on the same one
+      await expect(WriteSession.open(db, { busyTimeoutMs: 0 })).rejects.toMatchObject({ code: 'DB_BUSY' });
+      await session.finish();
+      expect(statSync(lock).ino).toBe(inode);
+    }
+    expect(await marks(db)).toEqual(['after 0 bytes', 'after 21 bytes']);
+    expect(readdirSync(jobPaths(db).folder).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('a second writer waits for the first, then fails busy after its timeout; readers never wait', async () => {

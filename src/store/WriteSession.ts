@@ -214,11 +214,41 @@ async function takeLock(paths: JobPaths, shown: string, busyTimeoutMs: number): 
     await new Promise((r) => setTimeout(r, 50));
   }
   heldHere.add(paths.lock);
+  const open = () => openInstance(paths.lock, false, Math.max(0, deadline - Date.now()), shown, busyMessage);
   try {
-    return await openInstance(paths.lock, false, Math.max(0, deadline - Date.now()), shown, busyMessage);
+    try {
+      return await open();
+    } catch (error) {
+      if (!notADuckDBFile(error)) throw error;
+      await repairLockFile(paths.lock);
+      return await open();
+    }
   } catch (error) {
     heldHere.delete(paths.lock);
     throw error;
+  }
+}
+
+/** What DuckDB says of a file cut short or not its own (it locks a file before it reads it, so
+ *  nobody held the file when it said so). */
+function notADuckDBFile(error: unknown): boolean {
+  const said = `${(error as Error).message ?? ''} ${((error as Error).cause as Error | undefined)?.message ?? ''}`;
+  return /not a valid DuckDB database file|Could not read enough bytes|Corrupt database file/i.test(said);
+}
+
+/** The lock is a DuckDB file only for its lock: one cut short (a process killed, or a full disk,
+ *  while DuckDB created it) would refuse every writer from then on. Its contents are replaced in
+ *  place by an empty database's: the same inode, so a process that opened the path meanwhile locks
+ *  the same file as this one (removing it could give two writers two lock files). */
+async function repairLockFile(lock: string): Promise<void> {
+  const fresh = `${lock}.${process.pid}.tmp`;
+  rmSync(fresh, { force: true });
+  try {
+    (await openInstance(fresh, false, 0, fresh)).closeSync();
+    copyFileSync(fresh, lock);
+  } finally {
+    rmSync(fresh, { force: true });
+    rmSync(`${fresh}.wal`, { force: true });
   }
 }
 
@@ -237,7 +267,7 @@ function removeStaleCopies(paths: JobPaths): void {
     if (name.startsWith(prefix) && name.endsWith('.tmp')) rmSync(join(dirname(paths.db), name), { force: true });
   }
   for (const name of readdirSync(paths.folder)) {
-    if (name.startsWith('adopt-')) rmSync(join(paths.folder, name), { force: true });
+    if (name.startsWith('adopt-') || (name.startsWith('lock.') && name.endsWith('.tmp'))) rmSync(join(paths.folder, name), { force: true });
   }
 }
 
