@@ -321,8 +321,8 @@ async function adopt(paths: JobPaths, shown: string, busyTimeoutMs: number, logg
  * issues #22124, #25395: UPDATE and upserts in the WAL, as our writes have), and every later run
  * would fail on it, with an error that tells the user to move `--db` aside, which is sound. `--db` is always a checkpointed copy, so what is lost is only what the killed writer
  * committed after its last publish, which the next ingest fetches again. The file set aside (the
- * latest only) is kept in the job's folder for a bug report. A busy file, a full disk or a refused
- * permission are not the working file's fault: they are reported as they are.
+ * latest only) is kept in the job's folder for a bug report. A busy file, a full disk, a refused
+ * permission or too little memory are not the working file's fault: they are reported as they are.
  */
 async function openWorkingFile(paths: JobPaths, shown: string, options: WriteOptions, logger: Logger): Promise<Warehouse> {
   const open = () => Warehouse.open(paths.work, { ...options, busyTimeoutMs: 0, displayName: shown });
@@ -348,7 +348,7 @@ function unreadableWorkingFile(error: unknown): boolean {
   if (error instanceof DatabaseBusyError) return false;
   const code = (error as { code?: unknown }).code;
   if (code === 'DB_DISK_FULL') return false;
-  return !/permission denied|EACCES|EPERM|read-only file system/i.test((error as Error).message ?? '');
+  return !/permission denied|EACCES|EPERM|read-only file system|Out of Memory|memory limit/i.test((error as Error).message ?? '');
 }
 
 function publishCopy(paths: JobPaths, shown: string, logger: Logger): FileIdentity {
