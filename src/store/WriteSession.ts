@@ -319,9 +319,10 @@ async function adopt(paths: JobPaths, shown: string, busyTimeoutMs: number, logg
  * Opens the working file. One that DuckDB cannot open is set aside and `--db` adopted in its place:
  * a writer killed at the wrong moment can leave a WAL that DuckDB then fails to replay (DuckDB
  * issues #22124, #25395: UPDATE and upserts in the WAL, as our writes have), and every later run
- * would fail on it, with an error that tells the user to move `--db` aside, which is sound. `--db` is always a checkpointed copy, so what is lost is only what the killed writer
- * committed after its last publish, which the next ingest fetches again. The file set aside (the
- * latest only) is kept in the job's folder for a bug report. A busy file, a full disk, a refused
+ * would fail on it, with an error telling the user to move `--db` aside although `--db` is sound.
+ * `--db` is always a checkpointed copy, so what is lost is only what the killed writer committed
+ * after its last publish (an ingest fetches those rates again). The file set aside (the latest
+ * only) is kept in the job's folder for a bug report. A busy file, a full disk, a refused
  * permission or too little memory are not the working file's fault: they are reported as they are.
  */
 async function openWorkingFile(paths: JobPaths, shown: string, options: WriteOptions, logger: Logger): Promise<Warehouse> {
@@ -338,7 +339,7 @@ async function openWorkingFile(paths: JobPaths, shown: string, options: WriteOpt
     }
     logger.warn({ db: shown, kept: aside, err: (error as Error).message.split('\n')[0] },
       `the job's working file could not be opened (moved to ${aside}); starting again from ${shown} as last published: `
-      + 'what an interrupted run wrote after that is fetched again');
+      + 'what a killed run committed after that is gone (an ingest fetches its rates again)');
     await adopt(paths, shown, 0, logger);
     return open();
   }
