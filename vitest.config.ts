@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Files that run against both sandbox profiles: the `spec` project repeats them with
  *  TARIFFS_TEST_PROFILE=spec (test/helpers/testProfile.ts). Not analytics.test.ts: it reads only
@@ -9,6 +10,26 @@ const BOTH_PROFILES = [
   'test/warehouse.test.ts', 'test/ingest-cli.test.ts', 'test/schedule-e2e.test.ts',
   'test/spec-profile.test.ts',
 ];
+
+/** vitest's order (BaseSequencer: longest or largest first) with the `spec` project's files dealt
+ *  in among the default project's, one in two. vitest's order puts a project's files after the
+ *  previous project's, so the spec files, which wait on throttling (real `Retry-After` seconds)
+ *  more than they compute, ran last, two at a time, with the CPU half idle; dealt in, each waits
+ *  while another file computes. */
+class SpecDealtIn extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const spec = sorted.filter((f) => f.project.name === 'spec');
+    const others = sorted.filter((f) => f.project.name !== 'spec');
+    const dealt: TestSpecification[] = [];
+    while (spec.length > 0 || others.length > 0) {
+      const next = spec.shift();
+      if (next) dealt.push(next);
+      dealt.push(...others.splice(0, 1));
+    }
+    return dealt;
+  }
+}
 
 export default defineConfig({
   test: {
@@ -22,6 +43,7 @@ export default defineConfig({
     // .ci/run but made the timing-split cases (ingest-progress's requests before the first commit,
     // schedule-e2e's run still going at SIGTERM) fail in a fresh clone.
     maxWorkers: 2,
+    sequence: { sequencer: SpecDealtIn },
     reporters: ['default', './test/helpers/summaryReporter.ts'],
     // The end-to-end files run twice: against the sandbox as the real API serves (default) and
     // against `--profile spec`, a server of only the documented interface (test/helpers/testProfile.ts).
