@@ -23,9 +23,7 @@ class SpecDealtIn extends BaseSequencer {
     const others = sorted.filter((f) => f.project.name !== 'spec');
     const dealt: TestSpecification[] = [];
     while (spec.length > 0 || others.length > 0) {
-      const next = spec.shift();
-      if (next) dealt.push(next);
-      dealt.push(...others.splice(0, 1));
+      for (const next of [spec.shift(), others.shift()]) if (next) dealt.push(next);
     }
     return dealt;
   }

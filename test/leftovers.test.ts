@@ -19,6 +19,7 @@ const args = ['ingest', ...TARIFFS.flatMap((t) => ['--tariff', t]), '--from', '2
 
 /** What each killed run printed and how it ended, for the message of a failure after them. */
 const killedRuns: string[] = [];
+const afterKills = (run: { stderr: string }) => `${run.stderr}\nafter:\n${killedRuns.join('\n')}`;
 
 function killedAfter(ms: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -68,7 +69,7 @@ describe('leftovers of killed runs', () => {
     expect((await runCli(['sql', '--db', db, 'SELECT 1 AS x'])).code).toBe(0);
     expect(existsSync(spill)).toBe(true);
     const rerun = await runCli(args);
-    expect(rerun.code, `${rerun.stderr}\nafter:\n${killedRuns.join('\n')}`).toBe(0);
+    expect(rerun.code, afterKills(rerun)).toBe(0);
     expect(existsSync(spill)).toBe(false);
   });
 
@@ -77,7 +78,7 @@ describe('leftovers of killed runs', () => {
     const lastRun = (await query(db, 'SELECT max(run_id) AS id FROM ingest_runs'))[0]!.id as number;
     const sizeBefore = statSync(db).size;
     const vacuum = await runCli(['migrate', '--vacuum', '--db', db]);
-    expect(vacuum.code, `${vacuum.stderr}\nafter:\n${killedRuns.join('\n')}`).toBe(0);
+    expect(vacuum.code, afterKills(vacuum)).toBe(0);
     expect(vacuum.stdout).toMatch(/vacuumed \d+\.\d\d MB -> \d+\.\d\d MB/);
     const sizeAfter = statSync(db).size;
     expect(sizeAfter).toBeLessThan(sizeBefore);
