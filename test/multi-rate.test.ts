@@ -103,6 +103,27 @@ describe('a four-rate EV tariff', () => {
     expect(new Set(rows.map((r) => r.rate_type))).toEqual(new Set(['standard']));
   });
 
+  it('rate_slots_for: the same half-hours for its tariffs and range, bounds off the half-hour grid, arguments as subqueries', async () => {
+    // rate_slots_for narrows the long rates before expanding them; the brute force knows nothing of that
+    const from = '2024-10-26T22:15:00Z';
+    const to = '2024-10-28T01:45:00Z';
+    const expected = evSlots().filter((s) => s.ms >= Date.parse(from) && s.ms < Date.parse(to));
+    expect(expected.length).toBe(55); // those starting 22:30Z to 01:30Z, across the fall-back night
+    for (const call of [
+      `rate_slots_for([$t, $other], CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ))`,
+      `rate_slots_for((SELECT list(tariff_code) FROM tariffs WHERE tariff_code IN ($t, $other)),
+                      (SELECT CAST($from AS TIMESTAMPTZ)), (SELECT CAST($to AS TIMESTAMPTZ)))`,
+    ]) {
+      const rows = await warehouse.all(`SELECT epoch_ms(slot_start) AS ms, value_inc_vat AS inc, tariff_code FROM ${call}
+        WHERE tariff_code = $t ORDER BY slot_start`, { t: EV, other: GO, from, to });
+      expect(rows.map((r) => [r.ms, r.inc]), call).toEqual(expected.map((e) => [e.ms, e.inc]));
+    }
+    const count = async (call: string) => Number((await warehouse.one(`SELECT count(*) AS n FROM ${call}`, { t: EV }))!.n);
+    expect(await count('rate_slots_for(CAST([] AS VARCHAR[]), NULL, NULL)')).toBe(0);
+    expect(await count('rate_slots_for([$t], NULL, NULL)')).toBe(await count('rate_slots WHERE tariff_code = $t'));
+    expect(await count('rate_slots_for(NULL, NULL, NULL)')).toBe(await count('rate_slots'));
+  });
+
   it.each([
     { date: '2024-03-31', day: 46, night: 10 },
     { date: '2024-10-27', day: 50, night: 14 },

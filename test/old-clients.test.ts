@@ -100,6 +100,11 @@ const MACRO_CALLS: Record<string, string[]> = {
     from(`selection_blocks((SELECT list({payment_method: payment_method, rate_type: rate_type, slot_start: start, value_inc_vat: value_inc_vat, value_exc_vat: value_exc_vat}) FROM cheapest_slots('${AGILE_H}', 6, NULL, NULL, per := 'day')), ${at('2026-03-29 01:15:00')}, offset_minutes := -60)`),
     from(`selection_blocks((SELECT list({payment_method: payment_method, rate_type: rate_type, slot_start: start, value_inc_vat: value_inc_vat, value_exc_vat: value_exc_vat}) FROM cheapest_slots('${AGILE_N}', 9, NULL, NULL)), ${at('2026-04-04 12:00:00')})`),
   ],
+  rate_slots_for: [
+    from(`rate_slots_for(['${EV}', '${DAY_NIGHT}'], ${at('2024-03-30 00:00:00')}, ${at('2024-04-02 00:00:00')})`),
+    from(`rate_slots_for(['${AGILE_J}', '${FLEXIBLE}'], ${JUNE})`),
+    from(`rate_slots_for((SELECT list(DISTINCT tariff_code) FROM agreements), (SELECT min(interval_start) FROM consumption), ${at('2023-04-01 00:00:00')})`),
+  ],
   range_coverage: [
     from(`range_coverage('${AGILE_J}', ${JUNE})`),
     from(`range_coverage('${AGILE_N}', NULL, NULL)`),

@@ -112,6 +112,13 @@ const MACRO_CALLS: Record<string, string[]> = {
     `SELECT * FROM selection_blocks((SELECT list({payment_method: payment_method, rate_type: rate_type, slot_start: start, value_inc_vat: value_inc_vat, value_exc_vat: value_exc_vat}) FROM cheapest_slots('${J}', 8, ${J_FALL}, per := 'day')), ${ts('2023-10-29 01:15:00+00')}, offset_minutes := -60)`,
     `SELECT * FROM selection_blocks((SELECT list({payment_method: w.payment_method, rate_type: w.rate_type, slot_start: s.slot_start, value_inc_vat: s.value_inc_vat, value_exc_vat: s.value_exc_vat}) FROM cheapest_window_per_day('${EV}', 4, ${EV_SPRING}) AS w JOIN rate_slots AS s ON s.tariff_code = w.tariff_code AND s.slot_start >= w.start AND s.slot_start < w."end"), ${ts('2025-03-30 03:00:00+01')})`,
   ],
+  rate_slots_for: [
+    // banded long rates and day/night rates expanded over a London (and New York) clock change
+    `SELECT * FROM rate_slots_for(['${EV}', '${DAY_NIGHT}'], ${DN_MARCH})`,
+    `SELECT * FROM rate_slots_for(['${J}', '${VAR}'], ${COST_FALL})`,
+    // the arguments as subqueries, as the cost macros pass them
+    `SELECT * FROM rate_slots_for((SELECT list(DISTINCT tariff_code) FROM agreements), (SELECT min(interval_start) FROM consumption), ${ts('2023-04-05 00:00:00+01')})`,
+  ],
   range_coverage: [
     `SELECT * FROM range_coverage('${J}', ${J_FALL})`,
     `SELECT * FROM range_coverage('${J}', NULL, NULL)`,

@@ -79,14 +79,16 @@ assigned AS (
     WHERE s.scenario <> 'actual'
 ),
 prices AS (
+    -- the scenarios' and the agreements' tariffs over the bounds, narrowed before the long rates
+    -- are expanded to half-hours (rate_slots_for; a filter on rate_slots would come after)
     SELECT tariff_code, slot_start, value_inc_vat, value_exc_vat
-    FROM rate_slots
+    FROM rate_slots_for(
+        (SELECT coalesce(list(code), CAST([] AS VARCHAR[]))
+         FROM (SELECT scenario AS code FROM scenario_list
+               UNION SELECT tariff_code FROM agreements WHERE meter_point = (SELECT mp FROM meter_ref))),
+        (SELECT b_from FROM bounds), (SELECT b_to FROM bounds))
     WHERE rate_type = 'standard'
       AND coalesce(payment_method, payment) = payment
-      AND tariff_code IN (SELECT scenario FROM scenario_list
-                          UNION SELECT tariff_code FROM agreements WHERE meter_point = (SELECT mp FROM meter_ref))
-      AND slot_start >= (SELECT b_from FROM bounds)
-      AND slot_start < (SELECT b_to FROM bounds)
 ),
 effective AS (
     SELECT tariff_code, slot_start, value_inc_vat, value_exc_vat

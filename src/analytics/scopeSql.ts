@@ -5,8 +5,12 @@ import { listValue, type DuckDBListValue } from '@duckdb/node-api';
 import { localDaysIn } from './localDays.js';
 import type { Range } from './range.js';
 
-/** `column` is one of $tariffs, or $tariffs is NULL. */
-export const inTariffs = (column: string) => `($tariffs IS NULL OR ${column} IN (SELECT unnest(CAST($tariffs AS VARCHAR[]))))`;
+/** `column` is one of $tariffs, or $tariffs is NULL. A function of the bound list, not
+ *  `IN (SELECT unnest($tariffs))`: DuckDB pushes a plain filter down into rate_slots, so the long
+ *  rates of other tariffs are never expanded to half-hours, where a subquery is a join above the
+ *  expansion. monthly_stats over the demo's 9 half-hourly tariffs: 25-43 ms against 0.80-0.84 s
+ *  (q.mjs over one connection, two runs each). */
+export const inTariffs = (column: string) => `($tariffs IS NULL OR list_contains(CAST($tariffs AS VARCHAR[]), ${column}))`;
 
 /** `column` (a local date) is one of the local days in [$from_date, $to_date). Written so that an
  *  open bound folds away when DuckDB plans with the values (`NULL IS NULL OR …`): a comparison with

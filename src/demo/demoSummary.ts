@@ -48,8 +48,14 @@ export async function householdSummary(warehouse: Warehouse): Promise<DemoSummar
 
 export async function demoSummary(warehouse: Warehouse, tariffs: string[]): Promise<DemoSummary> {
   const summary: DemoSummary = { cheapest: [], negatives: [], clockChanges: [] };
+  // Each question asked once for every tariff (each in the order of its per-tariff answer), then
+  // split by tariff: ten calls of each cost the demo ~0.6 s more.
+  const byTariff = <T extends { tariff_code: string }>(rows: T[]) => (tariff: string) => rows.filter((r) => r.tariff_code === tariff);
+  const daysOf = byTariff(await dailyStats(warehouse, { tariffs }));
+  const slotsOf = byTariff(await negativeSlots(warehouse));
+  const runsOf = byTariff(await negativeRuns(warehouse));
   for (const tariff of tariffs) {
-    const days = await dailyStats(warehouse, { tariff });
+    const days = daysOf(tariff);
     // The latest local day with all its 46/48/50 half-hours, else the latest day there is.
     const latest = days.filter((d) => d.slots === d.expected_slots).at(-1) ?? days.at(-1);
     // an export tariff's cheapest window means nothing to a household (its best is the highest)
@@ -62,8 +68,8 @@ export async function demoSummary(warehouse: Warehouse, tariffs: string[]): Prom
         });
       }
     }
-    const slots = await negativeSlots(warehouse, { tariff });
-    const runs = await negativeRuns(warehouse, { tariff });
+    const slots = slotsOf(tariff);
+    const runs = runsOf(tariff);
     // Ties go to the earliest, so the summary reads the same on every run.
     const lowest = slots.reduce<(typeof slots)[number] | undefined>((m, s) => (m === undefined || s.value_inc_vat < m.value_inc_vat ? s : m), undefined);
     const longest = runs.reduce<(typeof runs)[number] | undefined>((m, r) => (m === undefined || r.slots > m.slots ? r : m), undefined);

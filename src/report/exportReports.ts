@@ -10,7 +10,8 @@ import { silentLogger } from '../log/createLogger.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { copyToFile, type TableFormat } from './copyToFile.js';
 import { resolveScope, scopeParams } from './exportScope.js';
-import { htmlSections, queryHtmlData, renderHtmlReport, type HtmlReport } from './html/buildHtmlReport.js';
+import { priceSections, queryHtmlData, renderHtmlReport, type HtmlReport } from './html/buildHtmlReport.js';
+import { costData, type CostData } from './html/costCharts.js';
 import { COST_REPORTS, prepareCostScope } from './costReports.js';
 import { REPORTS } from './reports.js';
 import { temporaryPathFor, writeAtomically } from './writeAtomically.js';
@@ -83,20 +84,32 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     };
     const files: ExportedFile[] = [];
     const tableFormats = formats.filter((f): f is TableFormat => f !== 'html');
-    const costMeters = await prepareCostScope(warehouse, params);
+    // The page's price data are read first, and its charts (JavaScript, the main thread) drawn
+    // while DuckDB's threads work out the costs and the reports, on the one connection in turn;
+    // the cost charts are drawn last, once their data are read. The demo's export: 6.6-7.1 s
+    // against 10.7 s when the charts waited for every query of the page.
+    let page: Promise<HtmlReport> | undefined;
+    let costsRead: { resolve: (costs: CostData[]) => void; reject: (error: unknown) => void } | undefined;
+    const chartProgress = progress && { ...progress, working: (what: string) => progress.working(`${HTML_FILE}: ${what}`) };
+    if (formats.includes('html')) {
+      const data = await queryHtmlData(warehouse, scope, undefined, chartProgress);
+      progress?.expect(priceSections(data));
+      const costs = new Promise<CostData[]>((resolve, reject) => { costsRead = { resolve, reject }; });
+      page = renderHtmlReport({ ...data, costs }, logger, chartProgress ? { progress: chartProgress } : {});
+      page.catch(() => undefined); // awaited below; not unhandled meanwhile
+    }
+    let costMeters = 0;
+    try {
+      costMeters = await prepareCostScope(warehouse, params, { comparison: tableFormats.length > 0 });
+      if (page) progress?.expect(costMeters); // each meter's section drawn
+      costsRead?.resolve(costMeters > 0 ? await costData(warehouse, params, chartProgress) : []);
+    } catch (error) {
+      costsRead?.reject(error);
+      throw error;
+    }
     const reports = tableFormats.length === 0 ? [] : costMeters > 0 ? [...REPORTS, ...COST_REPORTS] : REPORTS;
     progress?.done();
     progress?.expect(reports.length);
-    // The page's data are read first; its charts (JavaScript) are then drawn while the reports'
-    // queries (DuckDB's threads) run, on the one connection in turn.
-    let page: Promise<HtmlReport> | undefined;
-    if (formats.includes('html')) {
-      const chartProgress = progress && { ...progress, working: (what: string) => progress.working(`${HTML_FILE}: ${what}`) };
-      const data = await queryHtmlData(warehouse, scope, costMeters > 0 ? params : undefined, chartProgress);
-      progress?.expect(htmlSections(data));
-      page = renderHtmlReport(data, logger, chartProgress ? { progress: chartProgress } : {});
-      page.catch(() => undefined); // awaited below; not unhandled meanwhile
-    }
     for (const report of reports) {
       const reportStarted = performance.now();
       progress?.working(report.name);

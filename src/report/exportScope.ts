@@ -1,9 +1,10 @@
 // What an export covers: the tariffs (given, or every tariff with half-hourly prices) and the
 // window, as the bound parameters every report query shares. Fails naming a tariff with no data.
-import { listValue } from '@duckdb/node-api';
+import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { NoDataError, UsageError } from '../errors.js';
-import type { Params, Warehouse } from '../store/Warehouse.js';
+import type { Warehouse } from '../store/Warehouse.js';
 import { localDaysIn } from '../analytics/index.js';
+import { inTariffs } from '../analytics/scopeSql.js';
 import { formatUtc } from '../time/index.js';
 
 /** Bounds used when --from/--to are not given: wider than any price the warehouse can hold. */
@@ -35,7 +36,7 @@ export async function resolveScope(
     tariffs = [...new Set(request.tariffs)].sort();
     const rows = await warehouse.all(
       `SELECT DISTINCT tariff_code FROM rate_slots
-       WHERE tariff_code IN (SELECT unnest($tariffs))
+       WHERE ${inTariffs('tariff_code')}
          AND slot_start >= CAST($range_from AS TIMESTAMPTZ) AND slot_start < CAST($range_to AS TIMESTAMPTZ)`,
       { tariffs: listValue(tariffs), ...window },
     );
@@ -64,7 +65,7 @@ export async function halfHourlyTariffs(warehouse: Warehouse, from = EARLIEST, t
 }
 
 /** The named parameters of the report queries (each query binds the ones it uses). */
-export function scopeParams(scope: ExportScope): Params {
+export function scopeParams(scope: ExportScope): Record<string, DuckDBValue> {
   return {
     tariffs: listValue(scope.tariffs),
     range_from: scope.from.toISOString(),

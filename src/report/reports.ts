@@ -10,6 +10,7 @@
 import { dailyStatsQuery } from '../analytics/dailyStats.js';
 import { monthlyStatsQuery } from '../analytics/monthlyStats.js';
 import { priceSql } from '../analytics/priceSql.js';
+import { inTariffs } from '../analytics/scopeSql.js';
 
 export interface ReportDefinition {
   /** File name without extension. */
@@ -20,7 +21,7 @@ export interface ReportDefinition {
 const P = priceSql;
 
 /** The tariffs and local days in scope (a series is tariff × payment method × rate type). */
-const IN_TARIFFS = 'tariff_code IN (SELECT unnest($tariffs))';
+const IN_TARIFFS = inTariffs('tariff_code');
 const IN_RANGE = (column: string) =>
   `${column} >= CAST($range_from AS TIMESTAMPTZ) AND ${column} < CAST($range_to AS TIMESTAMPTZ)`;
 const SERIES_ORDER = 'tariff_code, payment_method NULLS FIRST, rate_type';

@@ -1,8 +1,9 @@
 // The HTML report's cost section, one per meter with consumption: a chart of the monthly cost
 // (£ inc VAT) of the actual agreements and of each compared tariff, and one of daily consumption
 // (kWh, bars) against the daily mean price paid (p/kWh, line). Data from scenario_monthly_costs
-// and scenario_daily_costs over the export's cost scope (export_cost_meters, see costReports.ts),
-// read by costData and drawn by costPages.
+// (as costReports.ts stored it for the monthly_costs report: export_monthly_costs) and
+// scenario_daily_costs over the export's cost scope (export_cost_meters), read by costData and
+// drawn by costPages.
 import type { Params, Warehouse } from '../../store/Warehouse.js';
 import { priceDoubleSql } from '../../analytics/priceSql.js';
 import { COLORS } from './chartSpecs.js';
@@ -94,9 +95,9 @@ export async function costData(warehouse: Warehouse, params: Params, progress?: 
     const monthly = (await warehouse.all(`
       SELECT scenario, tariff_code, strftime(month, '%Y-%m') AS month, CAST(total_gbp AS DOUBLE) AS total_gbp, complete,
              days, standing_charge_missing_days, carried_half_hours, CAST(carried_from AS VARCHAR) AS carried_from
-      FROM scenario_monthly_costs($mp, list_prepend('actual', CAST($tariffs AS VARCHAR[])),
-                                  CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ), payment := $payment)
-      ORDER BY scenario, month`, { ...params, mp, tariffs: JSON.stringify(tariffs) })) as MonthlyRow[];
+      FROM export_monthly_costs
+      WHERE meter_point = $mp
+      ORDER BY scenario, month`, { mp })) as MonthlyRow[];
     const daily = (await warehouse.all(`
       SELECT CAST(local_date AS VARCHAR) AS local_date, ${priceDoubleSql('kwh', 3)} AS kwh,
              ${priceDoubleSql('energy_cost_inc_vat / nullif(kwh, 0)')} AS price
