@@ -86,8 +86,9 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     const tableFormats = formats.filter((f): f is TableFormat => f !== 'html');
     // The page's price data are read first, and its charts (JavaScript, the main thread) drawn
     // while DuckDB's threads work out the costs and the reports, on the one connection in turn;
-    // the cost charts are drawn last, once their data are read. The demo's export: 6.6-7.1 s
-    // against 10.7 s when the charts waited for every query of the page.
+    // the cost charts are drawn last, once their data are read. (They waited for every query of
+    // the page before; `tariffs export --format csv,parquet,html` of the demo's warehouse with this
+    // and the narrower queries of 3f0917e: 6.9-7.3 s against 12.9 s, two runs each, quiet machine.)
     let page: Promise<HtmlReport> | undefined;
     let costsRead: { resolve: (costs: CostData[]) => void; reject: (error: unknown) => void } | undefined;
     const chartProgress = progress && { ...progress, working: (what: string) => progress.working(`${HTML_FILE}: ${what}`) };
