@@ -79,25 +79,24 @@ assigned AS (
     WHERE s.scenario <> 'actual'
 ),
 prices AS (
-    -- the scenarios' and the meter's agreements' tariffs around the range, narrowed before long
-    -- rates are expanded to half-hours (rate_slots_for; a filter on rate_slots would come after
-    -- the expansion of every tariff's), then cut to the bounds. Its arguments are the macro's own
-    -- and one small subquery: rate_slots_for names each several times, and DuckDB 1.1-1.3 plan a
-    -- subquery over bounds' CTEs again at each name (tariff_comparison 2-4 times as long there).
-    -- The range: the one asked for, else the meter's readings; whole_days moves a bound at most to
-    -- a neighbouring local midnight, so 48 hours either side is room enough.
+    -- The rates of the scenarios' and the meter's agreements' tariffs around the range, narrowed
+    -- before long rates are expanded to half-hours (rate_slots_for; a filter on rate_slots comes
+    -- after every tariff's expansion); the join to assigned keeps the half-hours in the bounds.
+    -- The range: the one asked for, else the meter's readings, 48 hours either side (whole_days
+    -- moves a bound at most to a neighbouring local midnight). Each argument is one scalar subquery
+    -- on the macro's own arguments: rate_slots_for names each several times, and DuckDB 1.1-1.3
+    -- plan a subquery over the bounds' CTEs again at each name (tariff_comparison took 2-4 times as
+    -- long there), and an expression around a subquery is worked out again for every row it filters.
     SELECT tariff_code, slot_start, value_inc_vat, value_exc_vat
     FROM rate_slots_for(
-        list_concat(CAST(scenarios AS VARCHAR[]),
-                    (SELECT list(tariff_code) FROM agreements WHERE meter_point = split_part(meter, ':', 1))),
-        coalesce(CAST(range_from AS TIMESTAMPTZ),
-                 (SELECT min(interval_start) FROM consumption WHERE meter_point = split_part(meter, ':', 1))) - INTERVAL 48 HOUR,
-        coalesce(CAST(range_to AS TIMESTAMPTZ),
-                 (SELECT max(interval_end) FROM consumption WHERE meter_point = split_part(meter, ':', 1))) + INTERVAL 48 HOUR)
+        (SELECT list_concat(CAST(scenarios AS VARCHAR[]), list(tariff_code))
+         FROM agreements WHERE meter_point = split_part(meter, ':', 1)),
+        (SELECT coalesce(CAST(range_from AS TIMESTAMPTZ), min(interval_start)) - INTERVAL 48 HOUR
+         FROM consumption WHERE meter_point = split_part(meter, ':', 1)),
+        (SELECT coalesce(CAST(range_to AS TIMESTAMPTZ), max(interval_end)) + INTERVAL 48 HOUR
+         FROM consumption WHERE meter_point = split_part(meter, ':', 1)))
     WHERE rate_type = 'standard'
       AND coalesce(payment_method, payment) = payment
-      AND slot_start >= (SELECT b_from FROM bounds)
-      AND slot_start < (SELECT b_to FROM bounds)
 ),
 effective AS (
     SELECT tariff_code, slot_start, value_inc_vat, value_exc_vat
