@@ -3,6 +3,7 @@
 // agreements never hide the tariff they equal), tariffs named in full with product and region,
 // the subtitle saying what the totals include, months counted as months, and one price axis for
 // all the month charts of a series. The Vega-Lite specs are read beside their SVGs.
+import { copyFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoWarehouse } from '../src/demo/buildDemoWarehouse.js';
 import { silentLogger } from '../src/log/createLogger.js';
@@ -11,6 +12,7 @@ import { resolveScope, scopeParams } from '../src/report/exportScope.js';
 import { buildHtmlReport, type HtmlReport } from '../src/report/html/buildHtmlReport.js';
 import { HOUSEHOLD } from '../src/sandbox/loadSandboxData.js';
 import { Warehouse } from '../src/store/Warehouse.js';
+import { runCli } from './helpers/runCli.js';
 import { tempDir } from './helpers/warehouseTools.js';
 
 const AGILE = 'E-1R-AGILE-18-02-21-J';
@@ -105,5 +107,24 @@ describe('the month charts of a price series', () => {
     const [lo, hi] = domains[0]!;
     expect(lo).toBeLessThanOrEqual(Math.min(0, ...days.map((d) => d.min)));
     expect(hi).toBeGreaterThanOrEqual(Math.max(...days.map((d) => d.max)));
+  });
+});
+
+describe('a cost query that fails while the price charts are drawn', () => {
+  it('ends the export with its error and exit 1, not an unhandled rejection', async () => {
+    // the cost sections' data are read while the price charts are drawn, and awaited only after
+    // them: their failure must reach the command's error handling, not Node's
+    const broken = tmp.file('broken.duckdb');
+    copyFileSync(db, broken);
+    const warehouse = await Warehouse.open(broken);
+    try {
+      await warehouse.run('DROP MACRO TABLE tariff_comparison');
+    } finally {
+      warehouse.close();
+    }
+    const result = await runCli(['export', '--db', broken, '--out', tmp.file('broken-out'), '--format', 'html,csv']);
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toMatch(/^tariffs: Catalog Error: Table Function with name tariff_comparison does not exist/m);
+    expect(result.stderr).not.toMatch(/node:internal|Node\.js v/);
   });
 });

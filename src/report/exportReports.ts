@@ -11,7 +11,7 @@ import { Warehouse } from '../store/Warehouse.js';
 import { copyToFile, type TableFormat } from './copyToFile.js';
 import { resolveScope, scopeParams } from './exportScope.js';
 import { priceSections, queryHtmlData, renderHtmlReport, type HtmlReport } from './html/buildHtmlReport.js';
-import { costData, type CostData } from './html/costCharts.js';
+import { costData } from './html/costCharts.js';
 import { COST_REPORTS, prepareCostScope } from './costReports.js';
 import { REPORTS } from './reports.js';
 import { temporaryPathFor, writeAtomically } from './writeAtomically.js';
@@ -89,25 +89,24 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     // the cost charts are drawn last, once their data are read. (They waited for every query of
     // the page before; `tariffs export --format csv,parquet,html` of the demo's warehouse with this
     // and the narrower queries of 3f0917e: 6.9-7.3 s against 12.9 s, two runs each, quiet machine.)
-    let page: Promise<HtmlReport> | undefined;
-    let costsRead: { resolve: (costs: CostData[]) => void; reject: (error: unknown) => void } | undefined;
     const chartProgress = progress && { ...progress, working: (what: string) => progress.working(`${HTML_FILE}: ${what}`) };
-    if (formats.includes('html')) {
-      const data = await queryHtmlData(warehouse, scope, undefined, chartProgress);
-      progress?.expect(priceSections(data));
-      const costs = new Promise<CostData[]>((resolve, reject) => { costsRead = { resolve, reject }; });
-      page = renderHtmlReport({ ...data, costs }, logger, chartProgress ? { progress: chartProgress } : {});
-      page.catch(() => undefined); // awaited below; not unhandled meanwhile
+    const data = formats.includes('html') ? await queryHtmlData(warehouse, scope, undefined, chartProgress) : undefined;
+    if (data) progress?.expect(priceSections(data));
+    const costs = (async () => {
+      const meters = await prepareCostScope(warehouse, params, { comparison: tableFormats.length > 0 });
+      if (data) progress?.expect(meters); // each meter's section drawn
+      return { meters, sections: data && meters > 0 ? await costData(warehouse, params, chartProgress) : [] };
+    })();
+    let page: Promise<HtmlReport> | undefined;
+    if (data) {
+      const sections = costs.then((c) => c.sections);
+      // Both awaited later (the page's cost sections are drawn last); a failure is thrown below by
+      // `await costs`, never left unhandled meanwhile (Node would end the process on it).
+      sections.catch(() => undefined);
+      page = renderHtmlReport({ ...data, costs: sections }, logger, chartProgress ? { progress: chartProgress } : {});
+      page.catch(() => undefined);
     }
-    let costMeters = 0;
-    try {
-      costMeters = await prepareCostScope(warehouse, params, { comparison: tableFormats.length > 0 });
-      if (page) progress?.expect(costMeters); // each meter's section drawn
-      costsRead?.resolve(costMeters > 0 ? await costData(warehouse, params, chartProgress) : []);
-    } catch (error) {
-      costsRead?.reject(error);
-      throw error;
-    }
+    const costMeters = (await costs).meters;
     const reports = tableFormats.length === 0 ? [] : costMeters > 0 ? [...REPORTS, ...COST_REPORTS] : REPORTS;
     progress?.done();
     progress?.expect(reports.length);
