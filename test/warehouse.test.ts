@@ -3,7 +3,7 @@
 // data tests (queries that must return zero rows).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
-import { ingest, query, ratesFingerprint, tempDir } from './helpers/warehouseTools.js';
+import { ingest, query, ratesFingerprint, recordedSleep, requestedWaits, tempDir } from './helpers/warehouseTools.js';
 import type { IngestSummary } from '../src/ingest/ingest.js';
 import { runCli, type CliResult } from './helpers/runCli.js';
 import { PROFILE } from './helpers/testProfile.js';
@@ -31,7 +31,7 @@ beforeAll(async () => {
     startSandbox({ profile: PROFILE }), startSandbox({ profile: PROFILE, faults: FAULTS }), startSandbox({ profile: PROFILE }),
   ]);
   faultyRun = ingest(tmp.file('faulty.duckdb'), faultySandbox.baseUrl, { tariffs: [A, J, VAR], from: SERIES_FROM }, {},
-    { retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 10 }, timeouts: { bodyMs: 300 } });
+    { retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 10 }, timeouts: { bodyMs: 300 }, sleep: recordedSleep });
   accountRun = runCli(['ingest', '--account', SANDBOX_ACCOUNT, '--db', tmp.file('account.duckdb'), '--base-url', accountSandbox.baseUrl,
     '--no-products', '--format', 'json'], { env: { TARIFFS_API_KEY: SANDBOX_API_KEY } });
   for (const run of [faultyRun, accountRun]) run.catch(() => {}); // awaited, and so reported, by their cases
@@ -54,6 +54,10 @@ describe('backfill', () => {
     }
     expect(byCode[A]!.first).toBe('2017-01-01T00:30:00Z');
     expect(byCode[J]!.last).toBe('2024-05-14T21:30:00Z');
+  });
+
+  it("waits the server's Retry-After: 1 s each time the spec profile throttles, never in the default profile (on the test's clock)", () => {
+    expect(requestedWaits.includes(1000)).toBe(PROFILE === 'spec');
   });
 
   it('data tests: no duplicate key, no gap inside a series, no inverted validity', async () => {

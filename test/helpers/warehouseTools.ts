@@ -18,9 +18,20 @@ export function testConfig(db: string, baseUrl: string, extra: Partial<Config> =
   return { ...loadConfig({ db, baseUrl }, {}), ...extra };
 }
 
+/** Every wait the in-process ingests of this file asked their HTTP client for, in ms (back-off and
+ *  Retry-After), in order. The client takes its sleep as an option: these ingests wait on the
+ *  test's clock, not the machine's (the spec profile throttles one request in 17 with
+ *  `Retry-After: 1`, otherwise a real second each time). */
+export const requestedWaits: number[] = [];
+
+export function recordedSleep(ms: number): Promise<void> {
+  requestedWaits.push(ms);
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 export async function ingest(
   db: string, baseUrl: string, request: Partial<IngestRequest>, extra: Partial<Config> = {},
-  http: HttpClientOptions = { retry: { baseDelayMs: 5, maxDelayMs: 20 } },
+  http: HttpClientOptions = { retry: { baseDelayMs: 5, maxDelayMs: 20 }, sleep: recordedSleep },
 ): Promise<IngestSummary> {
   return runIngest(
     { tariffs: [], products: [], accounts: [], ...request },
