@@ -55,6 +55,16 @@ describe('lazy start-up', () => {
     expect(sql.modules.some((m) => m.endsWith('/cli/commands/analytics.js'))).toBe(false);
   });
 
+  it('the trace sees DuckDB when a command opens a warehouse (src/store/duckdb.ts loads it with require())', () => {
+    const db = join(dir, 'empty.duckdb');
+    expect(traced(['migrate', '--db', db]).code).toBe(0);
+    const opened = traced(['sql', '--db', db, '--format', 'csv', 'SELECT 1 AS n']);
+    expect(opened.code).toBe(0);
+    expect(opened.stdout.trim()).toBe('n\n1');
+    expect(opened.packages.has('@duckdb/node-api')).toBe(true);
+    expect(opened.modules.some((m) => m.includes('/node_modules/@duckdb/node-api/lib/index.js'))).toBe(true);
+  });
+
   it('the root help printed from the index is the full program\'s help, word for word', async () => {
     // both piped, in the same environment: the same help width
     const lazy = await runCli(['--help']);

@@ -1,7 +1,7 @@
 // `tariffs sql`, `tariffs products`, `tariffs tariffs`, `tariffs migrate`: reading the warehouse
 // back (read-only, so the scheduler can keep writing between queries) and upgrading its schema.
 import { Command } from 'commander';
-import { DuckDBTypeId, type DuckDBResultReader } from '@duckdb/node-api';
+import { DuckDBTypeId, type DuckDBResultReader } from '../../store/duckdb.js';
 import { rowsToJs, type JsRow } from '../../store/rowsToJs.js';
 import { vacuumWarehouse } from '../../store/vacuumWarehouse.js';
 import { Warehouse } from '../../store/Warehouse.js';
