@@ -11,8 +11,9 @@ import { fastRecordSchema, unitRateSchema } from '../src/api/schemas.js';
 import { pageWindowMs, pageWindows } from '../src/ingest/planFetches.js';
 import { ROW_GROUP_ROWS, takeGroup, type Pending } from '../src/ingest/RateWriter.js';
 import { Warehouse } from '../src/store/Warehouse.js';
+import { prepareStaging, writeRateBatches, type RateKind } from '../src/store/writeRates.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
-import { RateColumns, RatePageColumns } from '../src/rates/RateColumns.js';
+import { RateColumns, RatePageColumns, type RateRecord } from '../src/rates/RateColumns.js';
 import { HALF_HOUR_MS, localDateOf, settlementPeriod, utcOffsetMinutes } from '../src/time/index.js';
 import { ingest, query, tempDir } from './helpers/warehouseTools.js';
 
@@ -220,5 +221,53 @@ describe('a backfill of more than a row group', () => {
     expect(again.status).toBe('ok');
     expect({ inserted: again.inserted, updated: again.updated }).toEqual({ inserted: 0, updated: 0 });
     expect(await query(db, `SELECT count(*) AS n FROM unit_rate_revisions`)).toEqual([{ n: 0 }]);
+  });
+});
+
+describe('batches staged through one data chunk, filled across their boundaries', () => {
+  const tmp = tempDir('tariffs-staging-');
+  afterAll(() => tmp.remove());
+
+  it('stores each rate as given: its batch, its value, its open end (null) and payment method', async () => {
+    // 2,047 + 2,050 + 1 + 5,000 rates: the chunk of 2,048 rows fills across batch ends, and nulls
+    // (open-ended rates) and payment methods fall in different rows of successive fills
+    const start = Date.parse('2024-01-01T00:00:00Z');
+    const spec: { tariff: string; kind: RateKind; n: number; openEvery: number; method: (i: number) => string | null }[] = [
+      { tariff: 'E-1R-STAGE-24-01-01-A', kind: 'standard', n: 2047, openEvery: 2046, method: () => null },
+      { tariff: 'E-1R-STAGE-24-01-01-B', kind: 'standard', n: 2050, openEvery: 3, method: (i) => (i % 2 === 0 ? 'DIRECT_DEBIT' : null) },
+      { tariff: 'E-1R-STAGE-24-01-01-C', kind: 'standard', n: 1, openEvery: 1, method: () => 'NON_DIRECT_DEBIT' },
+      { tariff: 'E-1R-STAGE-24-01-01-D', kind: 'standard', n: 5000, openEvery: 1000, method: () => null },
+    ];
+    const records = spec.map(({ n, openEvery, method }, b) => Array.from({ length: n }, (_, i): RateRecord => ({
+      valid_from: new Date(start + i * HALF_HOUR_MS).toISOString(),
+      // every openEvery-th rate open-ended (it never overlaps the next: the test reads rows back, not slots)
+      valid_to: (i + 1) % openEvery === 0 ? null : new Date(start + (i + 1) * HALF_HOUR_MS).toISOString(),
+      value_exc_vat: b * 100 + i / 1000,
+      value_inc_vat: -(b * 100 + i / 1000),
+      payment_method: method(i),
+    })));
+    const db = tmp.file('staged.duckdb');
+    const warehouse = await Warehouse.open(db);
+    try {
+      await prepareStaging(warehouse);
+      await writeRateBatches(warehouse, spec.map(({ tariff, kind }, b) => ({
+        tariffCode: tariff, kind, runId: 1, rates: RateColumns.of(records[b]!),
+        window: { from: new Date(start), until: new Date(start + 6000 * HALF_HOUR_MS) },
+      })));
+    } finally {
+      warehouse.close();
+    }
+    const rows = await query(db, `SELECT tariff_code, epoch_ms(valid_from) AS f, epoch_ms(valid_to) AS t,
+        value_exc_vat AS exc, value_inc_vat AS inc, payment_method AS pm FROM unit_rates`);
+    const stored = new Map(rows.map((r) => [`${r.tariff_code as string} ${Number(r.f)} ${r.pm as string}`, r]));
+    expect(rows.length).toBe(spec.reduce((n, s) => n + s.n, 0));
+    spec.forEach(({ tariff }, b) => {
+      for (const r of records[b]!) {
+        const row = stored.get(`${tariff} ${Date.parse(r.valid_from)} ${r.payment_method}`);
+        const want = { t: r.valid_to === null ? null : Date.parse(r.valid_to), exc: r.value_exc_vat, inc: r.value_inc_vat };
+        const got = row && { t: row.t === null ? null : Number(row.t), exc: row.exc, inc: row.inc };
+        if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`${tariff} ${r.valid_from}: stored ${JSON.stringify(got)}, given ${JSON.stringify(want)}`);
+      }
+    });
   });
 });

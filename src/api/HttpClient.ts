@@ -12,6 +12,7 @@ import {
   ApiError, ApiValidationError, AuthError, HttpStatusError, InvalidResponseError, NetworkError,
   RetriesExhaustedError, RetryAfterTooLongError, TimeoutError,
 } from './errors.js';
+import { BodyBuffers, type BorrowedBody } from './BodyBuffers.js';
 import { errorEnvelopeSchema } from './schemas.js';
 import { redactUrl } from './urls.js';
 
@@ -67,7 +68,8 @@ export interface JsonResponse {
   url: URL;
 }
 
-/** Reads a successful body from its bytes, or gives undefined to have it parsed as JSON. */
+/** Reads a successful body from its bytes, or gives undefined to have it parsed as JSON. The bytes
+ *  are lent (BodyBuffers.ts): what it returns holds copies of them, never views. */
 export type BodyScanner<T> = (bytes: Uint8Array) => T | undefined;
 
 /** A successful body either scanned (`scanned`) or, when the scanner declined it, parsed (`json`). */
@@ -98,6 +100,8 @@ export class HttpClient {
   private readonly userAgent: string;
   /** Requests sent (attempts included), for benchmarks and summaries. */
   requestCount = 0;
+  /** The buffers scanned bodies are read into, used again. */
+  private readonly bodies = new BodyBuffers();
 
   constructor(options: HttpClientOptions = {}) {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
@@ -196,8 +200,8 @@ export class HttpClient {
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (options.credentials) headers.authorization = await options.credentials.authorization(this);
     let response: Dispatcher.ResponseData;
-    let bytes: Uint8Array | undefined;
-    let text: string | undefined;
+    let lent: BorrowedBody | undefined;
+    let text = '';
     this.requestCount++;
     const limitMs = Math.max(0, Math.min(this.timeouts.attemptMs, remainingMs));
     const deadline = deadlineSignal(limitMs, () => new Error('attempt deadline'));
@@ -207,7 +211,7 @@ export class HttpClient {
         method, headers, body, dispatcher: this.dispatcher, signal: signal.signal,
         headersTimeout: this.timeouts.headersMs, bodyTimeout: this.timeouts.bodyMs,
       });
-      if (scan) bytes = new Uint8Array(await response.body.arrayBuffer());
+      if (scan) lent = await this.bodies.read(response.body);
       else text = await response.body.text();
     } catch (error) {
       if (deadline.expired() && !options.signal?.aborted) {
@@ -223,11 +227,17 @@ export class HttpClient {
       signal.dispose();
     }
     const status = response.statusCode;
-    if (status >= 200 && status < 300 && bytes !== undefined) {
-      const scanned = scan!(bytes);
-      if (scanned !== undefined) return { json: undefined, scanned };
+    if (lent !== undefined) {
+      try {
+        if (status >= 200 && status < 300) {
+          const scanned = scan!(lent.bytes);
+          if (scanned !== undefined) return { json: undefined, scanned };
+        }
+        text = utf8.decode(lent.bytes);
+      } finally {
+        lent.release();
+      }
     }
-    text ??= utf8.decode(bytes);
     if (status >= 200 && status < 300) {
       try {
         return { json: JSON.parse(text), scanned: undefined };
