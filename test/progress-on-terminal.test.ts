@@ -87,6 +87,10 @@ describe('export on a terminal', () => {
       // 7 reports (no consumption here, so no cost reports) and a step per price series
       const totals = bars.flatMap((b) => /\d+\/(\d+) steps/.exec(b)?.[1] ?? []).map(Number);
       expect(Math.max(...totals)).toBeGreaterThanOrEqual(7 + FIXTURE_TARIFFS.length);
+      // the bar only moves forward: every step is counted before the first is done
+      const percents = bars.map((b) => Number(/\] (\d+)%/.exec(b)![1]));
+      percents.forEach((p, i) => expect(p, `${percents.join(' ')}`).toBeGreaterThanOrEqual(percents[i - 1] ?? 0));
+      expect(percents.at(-1), 'the steps counted are the steps done').toBe(100);
       expect(visible(term.screen())).toContain(`${out}/report.html`);
     }, 120_000);
   }

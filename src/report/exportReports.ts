@@ -10,6 +10,8 @@ import { silentLogger } from '../log/createLogger.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { copyToFile, type TableFormat } from './copyToFile.js';
 import { resolveScope, scopeParams } from './exportScope.js';
+import { inTariffs } from '../analytics/scopeSql.js';
+import type { DuckDBValue } from '../store/duckdb.js';
 import { priceSections, queryHtmlData, renderHtmlReport, type HtmlReport } from './html/buildHtmlReport.js';
 import { costData } from './html/costCharts.js';
 import { COST_REPORTS, prepareCostScope } from './costReports.js';
@@ -84,17 +86,28 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     };
     const files: ExportedFile[] = [];
     const tableFormats = formats.filter((f): f is TableFormat => f !== 'html');
+    const html = formats.includes('html');
+    // Every step is counted before the first is done, so that a bar only moves forward: the
+    // sections and meters as counted here are at least those the page and the reports find, and
+    // the count is lowered (never raised) once they are known.
+    const planned = progress ? await plannedSteps(warehouse, params) : { series: 0, meters: 0 };
+    const stepsOf = (series: number, meters: number) =>
+      (html ? 5 + series + 2 * meters : 0) + (tableFormats.length === 0 ? 0 : REPORTS.length + (meters > 0 ? COST_REPORTS.length : 0));
+    progress?.expect(stepsOf(planned.series, planned.meters));
     // The page's price data are read first, and its charts (JavaScript, the main thread) drawn
     // while DuckDB's threads work out the costs and the reports, on the one connection in turn;
     // the cost charts are drawn last, once their data are read. (They waited for every query of
     // the page before; `tariffs export --format csv,parquet,html` of the demo's warehouse with this
     // and the narrower queries of 3f0917e: 6.9-7.3 s against 12.9 s, two runs each, quiet machine.)
-    const chartProgress = progress && { ...progress, working: (what: string) => progress.working(`${HTML_FILE}: ${what}`) };
-    const data = formats.includes('html') ? await queryHtmlData(warehouse, scope, undefined, chartProgress) : undefined;
-    if (data) progress?.expect(priceSections(data));
+    const chartProgress = progress && {
+      ...progress, expect: () => undefined, working: (what: string) => progress.working(`${HTML_FILE}: ${what}`),
+    };
+    const data = html ? await queryHtmlData(warehouse, scope, undefined, chartProgress) : undefined;
+    const series = data ? priceSections(data) : 0;
+    progress?.expect(stepsOf(series, planned.meters) - stepsOf(planned.series, planned.meters));
     const costs = (async () => {
       const meters = await prepareCostScope(warehouse, params, { comparison: tableFormats.length > 0 });
-      if (data) progress?.expect(meters); // each meter's section drawn
+      progress?.expect(stepsOf(series, meters) - stepsOf(series, planned.meters));
       return { meters, sections: data && meters > 0 ? await costData(warehouse, params, chartProgress) : [] };
     })();
     let page: Promise<HtmlReport> | undefined;
@@ -109,7 +122,6 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     const costMeters = (await costs).meters;
     const reports = tableFormats.length === 0 ? [] : costMeters > 0 ? [...REPORTS, ...COST_REPORTS] : REPORTS;
     progress?.done();
-    progress?.expect(reports.length);
     for (const report of reports) {
       const reportStarted = performance.now();
       progress?.working(report.name);
@@ -139,6 +151,19 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
   } finally {
     warehouse.close();
   }
+}
+
+/** What a progress bar counts on before the data are read: the price series of the scope's tariffs
+ *  (whatever their days: at least as many as the page draws) and the meters with readings in the
+ *  cost window (those prepareCostScope finds). */
+async function plannedSteps(warehouse: Warehouse, params: Record<string, DuckDBValue>): Promise<{ series: number; meters: number }> {
+  const row = await warehouse.one(`
+    SELECT (SELECT count(*) FROM (SELECT DISTINCT tariff_code, payment_method, rate_type FROM unit_rates
+                                  WHERE ${inTariffs('tariff_code')})) AS series,
+           (SELECT count(DISTINCT meter_point) FROM consumption
+            WHERE interval_start >= coalesce(CAST($cost_from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
+              AND interval_start < coalesce(CAST($cost_to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')) AS meters`, params);
+  return { series: Number(row!.series), meters: Number(row!.meters) };
 }
 
 /** The TIMESTAMPTZ columns of `table` (the reports' `_utc` instants), in column order. */

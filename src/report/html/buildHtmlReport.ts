@@ -164,6 +164,7 @@ async function drawReport(data: HtmlData, logger: Logger, renderSvg: (spec: TopL
         title: `${day.local_date} (${weekday(day.local_date)})`,
         subtitle: daySubtitle(day, window),
       });
+      progress?.working(`${seriesKey}: ${day.local_date}`); // a series' charts take up to ~2 s
       dayCharts.push({ kind: 'day', period: day.local_date, svg: await renderSvg(spec) });
       specs.push({ series: seriesKey, kind: 'day', period: day.local_date, spec });
     }
@@ -196,6 +197,7 @@ async function drawReport(data: HtmlData, logger: Logger, renderSvg: (spec: TopL
           'daily mean, min–max and cheapest 2 h mean (p/kWh inc VAT)',
         ],
       });
+      progress?.working(`${seriesKey}: ${month}`);
       monthCharts.push({ kind: 'month', period: month, svg: await renderSvg(spec) });
       specs.push({ series: seriesKey, kind: 'month', period: month, spec });
     }
