@@ -7,7 +7,7 @@ import {
   RecordValidationError, RetriesExhaustedError, TokenCredentials, normaliseBaseUrl, paginate, unitRateSchema,
   type Credentials, type HttpClientOptions,
 } from '../src/api/index.js';
-import { BodyBuffers } from '../src/api/BodyBuffers.js';
+import { BodyBuffers, LARGEST_KEPT } from '../src/api/BodyBuffers.js';
 import { createLogger } from '../src/log/createLogger.js';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { startProxy } from './helpers/proxy.js';
@@ -410,5 +410,14 @@ describe('BodyBuffers: bodies read into buffers lent and given back', () => {
     expect(Buffer.compare(c.bytes, small)).toBe(0);
     expect(Buffer.compare(d.bytes, small)).toBe(0);
     expect(Buffer.compare(b.bytes, small)).toBe(0); // still lent: untouched by the reads since
+  });
+
+  it('keeps no buffer grown for an unusually large body', async () => {
+    const buffers = new BodyBuffers();
+    const huge = await buffers.read(chunksOf(bodyOf(LARGEST_KEPT + 1, 3), 1 << 20));
+    huge.release();
+    const next = await buffers.read(chunksOf(bodyOf(10, 4), 10));
+    expect(next.bytes.buffer).not.toBe(huge.bytes.buffer);
+    expect(next.bytes.buffer.byteLength).toBeLessThan(LARGEST_KEPT);
   });
 });

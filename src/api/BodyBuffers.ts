@@ -12,6 +12,9 @@
 /** Buffers kept for later bodies, at most (one a request in flight: the ingest's concurrency). */
 const KEPT = 16;
 const FIRST_SIZE = 256 * 1024;
+/** A buffer grown past this for an unusual body is left to the collector, not kept for the
+ *  client's lifetime (a page of rates is ~220 KB). */
+export const LARGEST_KEPT = 4 * 1024 * 1024;
 
 export interface BorrowedBody {
   bytes: Uint8Array;
@@ -41,7 +44,7 @@ export class BodyBuffers {
       release: () => {
         if (released) return;
         released = true;
-        if (this.free.length < KEPT) this.free.push(buffer);
+        if (this.free.length < KEPT && buffer.length <= LARGEST_KEPT) this.free.push(buffer);
       },
     };
   }
