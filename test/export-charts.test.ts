@@ -3,7 +3,10 @@
 import { describe, expect, it } from 'vitest';
 import { dayChartSpec, wallClockTicks, type DayPoint } from '../src/report/html/chartSpecs.js';
 import { renderReportPage } from '../src/report/html/reportPage.js';
-import { renderSvg } from '../src/report/html/renderSvg.js';
+import { ChartRenderer } from '../src/report/html/renderSvg.js';
+
+/** A chart drawn from its spec alone (nothing kept from another chart). */
+const renderSvg = (spec: Parameters<ChartRenderer['render']>[0]) => new ChartRenderer().render(spec);
 
 describe('wallClockTicks', () => {
   it.each([
@@ -50,6 +53,21 @@ describe('day chart', () => {
   it('renders the same spec to the same SVG every time', async () => {
     const spec = dayChartSpec({ localDate: '2024-10-27', slotsInDay: 50, points: [], title: 'empty' });
     expect(await renderSvg(spec)).toBe(await renderSvg(spec));
+  });
+
+  it('draws a chart of a form drawn before as it draws it alone: its own data, titles, size and axes', async () => {
+    // one renderer, charts of one form (the day charts of a series: only data and titles differ),
+    // the first with a narrow price range and the next with a wide one and a longer title
+    const charts = new ChartRenderer();
+    const day = (date: string, scale: number, title: string) => dayChartSpec({
+      localDate: date, slotsInDay: 48, title, subtitle: [`${title} first`, 'second'],
+      points: Array.from({ length: 48 }, (_, i) => ({ period: i + 1, price: scale * (i % 5) - 1, negative: scale * (i % 5) - 1 < 0 })),
+    });
+    const specs = [day('2024-06-01', 1, 'a'), day('2024-06-02', 40, 'a much longer title than the first'), day('2024-06-03', 2, 'c')];
+    for (const spec of specs) {
+      const alone = await renderSvg(spec);
+      expect(await charts.render(spec)).toBe(alone);
+    }
   });
 });
 

@@ -10,6 +10,7 @@ import { silentLogger } from '../src/log/createLogger.js';
 import { prepareCostScope } from '../src/report/costReports.js';
 import { resolveScope, scopeParams } from '../src/report/exportScope.js';
 import { buildHtmlReport, type HtmlReport } from '../src/report/html/buildHtmlReport.js';
+import { ChartRenderer } from '../src/report/html/renderSvg.js';
 import { HOUSEHOLD } from '../src/sandbox/loadSandboxData.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { runCli } from './helpers/runCli.js';
@@ -43,6 +44,16 @@ beforeAll(async () => {
 afterAll(() => tmp.remove());
 
 const specOf = (series: string, kind: string) => report.specs.find((s) => s.series === series && s.kind === kind)!.spec as Spec;
+
+describe('the page as drawn', () => {
+  it('holds each chart as its spec alone draws it (what one chart of a form computed serves the next)', async () => {
+    expect(report.specs.length).toBe(report.charts);
+    for (const { series, kind, period, spec } of report.specs) {
+      const alone = await new ChartRenderer().render(spec);
+      expect(report.html.includes(alone), `${series} ${kind} ${period}`).toBe(true);
+    }
+  });
+});
 
 describe('the HTML cost section', () => {
   it('draws every scenario every month, side by side, named in full with product and region', () => {

@@ -15,7 +15,7 @@ import { inLocalDays, inTariffs } from '../../analytics/scopeSql.js';
 import { regionName } from '../../api/discover.js';
 import { dayChartSpec, historyChartSpec, monthChartSpec, type DayPoint, type MonthDay } from './chartSpecs.js';
 import { renderReportPage, type PageChart, type PageSeries } from './reportPage.js';
-import { renderSvg as renderChart, type TopLevelSpec } from './renderSvg.js';
+import { ChartRenderer, type TopLevelSpec } from './renderSvg.js';
 
 export const HTML_LIMITS = { days: 14, months: 24, cheapestSlots: 4 } as const;
 
@@ -128,11 +128,11 @@ export async function queryHtmlData(warehouse: Warehouse, scope: ExportScope, co
 }
 
 export async function renderHtmlReport(data: HtmlData, logger: Logger, options: HtmlOptions = {}): Promise<HtmlReport> {
-  const warn = (message: string) => logger.debug({ message }, 'chart warning');
+  const charts = new ChartRenderer((message) => logger.debug({ message }, 'chart warning'));
   return drawReport(data, logger, async (spec) => {
     // Drawing is JavaScript on the main thread: let waiting I/O (a query that finished) go first.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    return renderChart(spec, warn);
+    return charts.render(spec);
   }, options.progress);
 }
 
