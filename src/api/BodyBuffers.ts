@@ -6,7 +6,8 @@
 // tariffs (bench/backfillOnce.ts, 742 pages), three runs each: peak ArrayBuffers
 // (process.memoryUsage()) 42-55 MB with a buffer a body, 30-48 MB with these. `npm run bench --
 // --only=ingest` alternated with a30753f, three runs each: peak_rss_mb a30753f 297, 290, 289; a
-// buffer a body 314, 330, 334; these 304, 295, 315 (median against a30753f 1.14x -> 1.05x).
+// buffer a body 314, 330, 334; these 304, 295, 315 (medians against a30753f: 1.14x -> 1.05x). A
+// second round: a30753f 310, 291, 286; these 327, 314, 319 (1.10x); the six of each, 1.08x.
 // The contract: the bytes are valid until `release`; whoever reads them keeps copies, never views.
 
 /** Buffers kept for later bodies, at most (one a request in flight: the ingest's concurrency). */
