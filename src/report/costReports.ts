@@ -14,6 +14,11 @@ import type { ReportDefinition } from './reports.js';
 /** Pence and kWh at 4 decimals, reproducibly rounded (see priceSql.ts), wide enough for sums. */
 const D4 = (expr: string) => priceSql(expr, 4, SUM_DIGITS);
 
+/** `column` (a reading's start) lies in the cost window [$cost_from, $cost_to) (NULL: open). */
+export const inCostWindow = (column: string) =>
+  `${column} >= coalesce(CAST($cost_from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
+   AND ${column} < coalesce(CAST($cost_to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')`;
+
 /**
  * Creates temp table export_cost_meters(meter_point, is_export, tariffs) and, for each of those
  * meters, its rows of scenario_monthly_costs (export_monthly_costs: the monthly_costs report and the
@@ -34,8 +39,7 @@ export async function prepareCostScope(warehouse: Warehouse, params: Record<stri
                min(c.interval_start) AS first_start, max(c.interval_end) AS last_end
         FROM consumption AS c
         LEFT JOIN meter_points AS m USING (meter_point)
-        WHERE c.interval_start >= coalesce(CAST($cost_from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
-          AND c.interval_start < coalesce(CAST($cost_to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')
+        WHERE ${inCostWindow('c.interval_start')}
         GROUP BY c.meter_point
     ),
     candidates AS (

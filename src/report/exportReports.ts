@@ -14,7 +14,7 @@ import { inTariffs } from '../analytics/scopeSql.js';
 import type { DuckDBValue } from '../store/duckdb.js';
 import { priceSections, queryHtmlData, renderHtmlReport, type HtmlReport } from './html/buildHtmlReport.js';
 import { costData } from './html/costCharts.js';
-import { COST_REPORTS, prepareCostScope } from './costReports.js';
+import { COST_REPORTS, inCostWindow, prepareCostScope } from './costReports.js';
 import { REPORTS } from './reports.js';
 import { temporaryPathFor, writeAtomically } from './writeAtomically.js';
 
@@ -91,9 +91,14 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     // sections and meters as counted here are at least those the page and the reports find, and
     // the count is lowered (never raised) once they are known.
     const planned = progress ? await plannedSteps(warehouse, params) : { series: 0, meters: 0 };
-    const stepsOf = (series: number, meters: number) =>
-      (html ? 5 + series + 2 * meters : 0) + (tableFormats.length === 0 ? 0 : REPORTS.length + (meters > 0 ? COST_REPORTS.length : 0));
-    progress?.expect(stepsOf(planned.series, planned.meters));
+    let counted = 0;
+    const count = (series: number, meters: number) => {
+      const steps = (html ? 5 + series + 2 * meters : 0)
+        + (tableFormats.length === 0 ? 0 : REPORTS.length + (meters > 0 ? COST_REPORTS.length : 0));
+      progress?.expect(steps - counted);
+      counted = steps;
+    };
+    count(planned.series, planned.meters);
     // The page's price data are read first, and its charts (JavaScript, the main thread) drawn
     // while DuckDB's threads work out the costs and the reports, on the one connection in turn;
     // the cost charts are drawn last, once their data are read. (They waited for every query of
@@ -104,10 +109,10 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     };
     const data = html ? await queryHtmlData(warehouse, scope, undefined, chartProgress) : undefined;
     const series = data ? priceSections(data) : 0;
-    progress?.expect(stepsOf(series, planned.meters) - stepsOf(planned.series, planned.meters));
+    count(series, planned.meters);
     const costs = (async () => {
       const meters = await prepareCostScope(warehouse, params, { comparison: tableFormats.length > 0 });
-      progress?.expect(stepsOf(series, meters) - stepsOf(series, planned.meters));
+      count(series, meters);
       return { meters, sections: data && meters > 0 ? await costData(warehouse, params, chartProgress) : [] };
     })();
     let page: Promise<HtmlReport> | undefined;
@@ -161,8 +166,7 @@ async function plannedSteps(warehouse: Warehouse, params: Record<string, DuckDBV
     SELECT (SELECT count(*) FROM (SELECT DISTINCT tariff_code, payment_method, rate_type FROM unit_rates
                                   WHERE ${inTariffs('tariff_code')})) AS series,
            (SELECT count(DISTINCT meter_point) FROM consumption
-            WHERE interval_start >= coalesce(CAST($cost_from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
-              AND interval_start < coalesce(CAST($cost_to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')) AS meters`, params);
+            WHERE ${inCostWindow('interval_start')}) AS meters`, params);
   return { series: Number(row!.series), meters: Number(row!.meters) };
 }
 
