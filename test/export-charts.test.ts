@@ -1,9 +1,10 @@
 // The HTML report's charts: wall-clock ticks on days of 23, 24 and 25 hours, and what a day chart
 // draws (price segments, gaps, negative bars, the cheapest window), rendered by Vega to SVG.
 import { describe, expect, it } from 'vitest';
-import { dayChartSpec, wallClockTicks, type DayPoint } from '../src/report/html/chartSpecs.js';
+import { dayChartSpec, monthChartSpec, wallClockTicks, type DayPoint } from '../src/report/html/chartSpecs.js';
 import { renderReportPage } from '../src/report/html/reportPage.js';
 import { ChartRenderer } from '../src/report/html/renderSvg.js';
+import { plainSvg } from './helpers/plainSvg.js';
 
 /** A chart drawn from its spec alone (nothing kept from another chart). */
 const renderSvg = (spec: Parameters<ChartRenderer['render']>[0]) => new ChartRenderer().render(spec);
@@ -67,7 +68,31 @@ describe('day chart', () => {
     for (const spec of specs) {
       const alone = await renderSvg(spec);
       expect(await charts.render(spec)).toBe(alone);
+      expect(alone).toBe(await plainSvg(spec));
     }
+  });
+
+  it('draws charts differing in their price axis, day length or month length as one form, each as its spec draws it plainly', async () => {
+    const charts = new ChartRenderer();
+    const points = (scale: number, n: number): DayPoint[] =>
+      Array.from({ length: n }, (_, i) => ({ period: i + 1, price: scale * (i % 7) - 2, negative: scale * (i % 7) - 2 < 0 }));
+    const day = (localDate: string, slotsInDay: number, yDomain: [number, number], scale: number) => dayChartSpec({
+      localDate, slotsInDay, yDomain, title: localDate, subtitle: ['x', 'y'], points: points(scale, slotsInDay),
+      cheapest: { period: 3, slots: 4 },
+    });
+    const month = (m: string, daysInMonth: number, yDomain: [number, number]) => monthChartSpec({
+      month: m, daysInMonth, yDomain, title: m, subtitle: ['x', 'y'],
+      days: Array.from({ length: daysInMonth }, (_, i) => ({ day: i + 1, min: -1 - (i % 3), mean: i % 9, max: 10 + i, negativeSlots: i % 4, cheapestMean: i % 5 })),
+    });
+    // two series' price axes on ordinary days; a month of 28 and one of 31 days on other axes
+    const days = [day('2024-06-01', 48, [-5, 10], 1), day('2024-06-02', 48, [-10, 45], 8), day('2023-01-10', 48, [0, 30], 4)];
+    const months = [month('2024-02', 29, [-5, 40]), month('2023-02', 28, [-10, 60]), month('2024-03', 31, [-5, 40])];
+    for (const spec of [...days, ...months]) expect(await charts.render(spec)).toBe(await plainSvg(spec));
+    expect(charts.formsCompiled).toBe(2);
+    // a day of 50 half-hours has other axis labels (wall-clock hours): a form of its own, drawn right
+    const longDay = day('2024-10-27', 50, [-5, 10], 1);
+    expect(await charts.render(longDay)).toBe(await plainSvg(longDay));
+    expect(charts.formsCompiled).toBe(3);
   });
 });
 

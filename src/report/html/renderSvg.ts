@@ -6,13 +6,16 @@
 // A report's charts come in few forms: a series' 14 day charts differ in their data and titles,
 // and mostly in nothing else. What Vega-Lite compiles and Vega parses of a form (~60% of a chart's
 // time) is kept for the next chart of that form, which gets a View of its own with its data (named
-// data sets) and titles (signals). A View is never used for two charts: one that was rendered
-// keeps the sizes and scales of its first data (Vega's autosize does not resize), and drew a
-// history chart with another series' price axis. The demo's 126 price charts are 74 forms. Drawn
-// a second time in one process: 1.57-1.63 s each from its spec, 1.14-1.29 s with the forms kept.
-// `tariffs export --format html` of the demo's warehouse, alternated, four runs each: the price
-// charts 3.2-4.0 s -> 2.8-3.7 s, the command 5.2-5.9 s -> 5.3-5.6 s wall; report.html byte-identical
-// (html-costs.test.ts and export-charts.test.ts hold each chart to its spec drawn alone).
+// data sets), titles and the numbers that differ between series and months (signals: a scale's
+// literal domain, an axis' tick values and title). A View is never used for two charts: one that
+// was rendered keeps the sizes and scales of its first data (Vega's autosize does not resize), and
+// drew a history chart with another series' price axis. The demo's 126 price charts were 74 forms
+// with data and titles as the only signals (the price axis is per series, a month chart's length
+// and axis title its own), and are 8 forms with the numbers too. `tariffs export --format html` of
+// the demo's warehouse, alternated with the code before, three runs each: the price charts 4.0,
+// 4.0, 3.3 s -> 2.9, 2.2, 2.4 s; the command 6.3, 6.1, 5.2 s -> 5.1, 4.1, 4.4 s wall; report.html
+// byte-identical. (Data and titles alone, the stop before: 3.2-4.0 s -> 2.8-3.7 s.) Tests hold each
+// chart to its spec drawn plainly (test/helpers/plainSvg.ts: compile, View, SVG; no forms).
 import type * as Vega from 'vega';
 import type { TopLevelSpec } from 'vega-lite';
 
@@ -36,6 +39,8 @@ interface Form {
   data: [name: string, values: unknown[]][];
   title: string | string[] | undefined;
   subtitle: string | string[] | undefined;
+  /** Signals of the form set for this chart: its scale domains and axis tick values. */
+  signals: [name: string, value: unknown][];
 }
 
 /** Draws a report's charts; keeps what it made of each form for the next chart of that form. */
@@ -43,6 +48,11 @@ export class ChartRenderer {
   private readonly forms = new Map<string, Vega.Runtime>();
 
   constructor(private readonly onWarning: ChartWarning = () => undefined) {}
+
+  /** How many forms were compiled (one per chart drawn that no earlier chart shared a form with). */
+  get formsCompiled(): number {
+    return this.forms.size;
+  }
 
   /**
    * The chart as an `<svg>` element ready to inline in HTML5. The namespace declarations Vega adds
@@ -63,6 +73,7 @@ export class ChartRenderer {
       for (const [name, values] of form.data) view.data(name, values);
       if (form.title !== undefined) view.signal(TITLE, form.title);
       if (form.subtitle !== undefined) view.signal(SUBTITLE, form.subtitle);
+      for (const [name, value] of form.signals) view.signal(name, value);
       const svg = await view.toSVG();
       return svg.replace(/ xmlns(:xlink)?="[^"]*"/g, '');
     } finally {
@@ -92,7 +103,54 @@ function formOf(spec: TopLevelSpec): Form {
   if (title !== undefined) {
     form = { ...form, title: { ...title, text: placeholder(text)!, ...(subtitle === undefined ? {} : { subtitle: placeholder(subtitle)! }) } };
   }
-  return { key: JSON.stringify(form), spec: form, data, title: text, subtitle };
+  const signals = numbersAsSignals(form);
+  // the key names the signals, not their values (each chart sets its own)
+  const key = JSON.stringify(signals.form, (k, v: unknown) => (k === 'params' ? (v as { name: string }[]).map((p) => p.name) : v));
+  return { key, spec: signals.form, data, title: text, subtitle, signals: signals.values };
+}
+
+/** Channels whose literal numbers (a scale's domain, an axis' tick values) are read from a signal
+ *  instead, so that charts differing only in them (another series' price axis, a 23- or 25-hour
+ *  day, a month's length) are one form. Equal arrays share one signal, as their scales do. */
+function numbersAsSignals<T extends TopLevelSpec>(spec: T): { form: T; values: [string, unknown][] } {
+  const values: [string, unknown][] = [];
+  const names = new Map<string, string>();
+  const named = (value: unknown): string => {
+    const key = JSON.stringify(value);
+    let name = names.get(key);
+    if (name === undefined) {
+      name = `tariffs_values_${names.size}`;
+      names.set(key, name);
+      values.push([name, value]);
+    }
+    return name;
+  };
+  const signal = (numbers: unknown): unknown =>
+    Array.isArray(numbers) && numbers.every((n) => typeof n === 'number') ? { expr: named(numbers) } : numbers;
+  const channel = (def: unknown): unknown => {
+    if (typeof def !== 'object' || def === null || Array.isArray(def)) return def;
+    const d = def as { scale?: { domain?: unknown }; axis?: { values?: unknown; title?: unknown } | null };
+    return {
+      ...d,
+      ...(d.scale?.domain !== undefined ? { scale: { ...d.scale, domain: signal(d.scale.domain) } } : {}),
+      ...(d.axis ? {
+        axis: {
+          ...d.axis,
+          ...(d.axis.values !== undefined ? { values: signal(d.axis.values) } : {}),
+          ...(typeof d.axis.title === 'string' ? { title: { signal: named(d.axis.title) } } : {}),
+        },
+      } : {}),
+    };
+  };
+  const encoded = <L extends { encoding?: Record<string, unknown> }>(layer: L): L =>
+    layer.encoding === undefined ? layer : { ...layer, encoding: Object.fromEntries(Object.entries(layer.encoding).map(([k, v]) => [k, channel(v)])) };
+  let form = encoded(spec as T & { encoding?: Record<string, unknown> });
+  if ('layer' in form && Array.isArray(form.layer)) {
+    form = { ...form, layer: form.layer.map((layer) => encoded(layer as ChartLayer & { encoding?: Record<string, unknown> })) } as typeof form;
+  }
+  if (values.length === 0) return { form, values };
+  const params = [...((form as { params?: unknown[] }).params ?? []), ...values.map(([name, value]) => ({ name, value }))];
+  return { form: { ...form, params } as T, values };
 }
 
 /** The compiled spec with its title and subtitle read from signals (set for each chart). */
