@@ -36,11 +36,16 @@ long_rates AS (
     SELECT l.tariff_code, l.rate_type, l.payment_method, l.value_exc_vat, l.value_inc_vat,
            t.night_start_minutes AS night_start, t.night_end_minutes AS night_end,
            unnest(generate_series(
-               l.valid_from,
-               -- the horizon: three days past today's UTC midnight, worked out on UTC wall time
-               -- (date_trunc and day intervals on a TIMESTAMPTZ follow the session's time zone)
-               coalesce(l.valid_to, greatest(l.valid_from + INTERVAL 30 MINUTE,
-                                             timezone('UTC', date_trunc('day', timezone('UTC', now())) + INTERVAL 3 DAY))) - INTERVAL 30 MINUTE,
+               -- from the rate's first half-hour in the range (its half-hours are valid_from + n × 30 min)
+               CASE WHEN range_from IS NULL OR range_from <= l.valid_from THEN l.valid_from
+                    ELSE l.valid_from + to_microseconds((epoch_us(CAST(range_from AS TIMESTAMPTZ)) - epoch_us(l.valid_from)) // 1800000000 * 1800000000) END,
+               least(
+                   -- the horizon: three days past today's UTC midnight, worked out on UTC wall time
+                   -- (date_trunc and day intervals on a TIMESTAMPTZ follow the session's time zone)
+                   coalesce(l.valid_to, greatest(l.valid_from + INTERVAL 30 MINUTE,
+                                                 timezone('UTC', date_trunc('day', timezone('UTC', now())) + INTERVAL 3 DAY))) - INTERVAL 30 MINUTE,
+                   -- and to the range's end: a ten-year rate priced for one year makes one year of half-hours
+                   coalesce(CAST(range_to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')),
                INTERVAL 30 MINUTE)) AS slot_start
     FROM long_unit_rates AS l
     LEFT JOIN tariffs AS t ON t.tariff_code = l.tariff_code AND t.night_start_minutes IS NOT NULL
