@@ -1,10 +1,11 @@
 // Views and macros are created after those they name, so that a new file's definitions go in
 // without failed attempts (names in comments aside); cycles are left to the retries.
-import { readdirSync, readFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sqlDir } from '../src/paths.js';
-import { dependencyOrder } from '../src/store/Warehouse.js';
+import { dependencyOrder, Warehouse } from '../src/store/Warehouse.js';
+import { tempDir } from './helpers/warehouseTools.js';
 
 const file = (name: string, sql: string) => ({ name, sql });
 
@@ -36,5 +37,35 @@ describe('dependencyOrder', () => {
       }
     }
     expect(constraints).toBeGreaterThan(10);
+  });
+});
+
+describe('Warehouse.another: a second connection to an open file', () => {
+  it('reads the definitions its file was opened with, keeps temp tables of its own and closes alone', async () => {
+    const tmp = tempDir('another-');
+    try {
+      const file = join(tmp.dir, 'w.duckdb');
+      const first = join(tmp.dir, 'sql-first');
+      cpSync(sqlDir(), first, { recursive: true });
+      (await Warehouse.open(file, { sqlDirectory: first })).close();
+      // a newer build's definitions: a read-only session uses them as TEMP objects, on each connection
+      const newer = join(tmp.dir, 'sql-newer');
+      cpSync(sqlDir(), newer, { recursive: true });
+      writeFileSync(join(newer, 'views', 'zz_probe.sql'), 'CREATE OR REPLACE VIEW zz_probe AS SELECT 42 AS answer;\n');
+      const owner = await Warehouse.open(file, { readOnly: true, sqlDirectory: newer });
+      try {
+        const sibling = await owner.another();
+        expect(await sibling.one('SELECT answer FROM zz_probe')).toEqual({ answer: 42 });
+        await sibling.run('CREATE TEMP TABLE only_here AS SELECT 1 AS x');
+        expect(await sibling.one('SELECT count(*) AS n FROM only_here')).toEqual({ n: 1 });
+        await expect(owner.one('SELECT count(*) AS n FROM only_here')).rejects.toThrow(/only_here/);
+        sibling.close();
+        expect(await owner.one('SELECT answer FROM zz_probe')).toEqual({ answer: 42 });
+      } finally {
+        owner.close();
+      }
+    } finally {
+      tmp.remove();
+    }
   });
 });

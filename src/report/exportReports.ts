@@ -15,7 +15,7 @@ import type { DuckDBValue } from '../store/duckdb.js';
 import { priceSections, queryHtmlData, renderHtmlReport, type HtmlReport } from './html/buildHtmlReport.js';
 import { costData } from './html/costCharts.js';
 import { COST_REPORTS, inCostWindow, prepareCostScope } from './costReports.js';
-import { REPORTS } from './reports.js';
+import { REPORTS, type ReportDefinition } from './reports.js';
 import { temporaryPathFor, writeAtomically } from './writeAtomically.js';
 
 export type ExportFormat = 'csv' | 'parquet' | 'html';
@@ -38,6 +38,8 @@ export interface ExportReportsOptions {
   paymentMethod?: 'DIRECT_DEBIT' | 'NON_DIRECT_DEBIT';
   /** Told each report and each section of the HTML page as it is written (a progress bar). */
   progress?: ExportProgress;
+  /** The file already open (the demo's, shared with its summary): read, not closed, here. */
+  warehouse?: Warehouse;
 }
 
 /** How an export tells its progress: steps are the CSV/Parquet reports (each in every format),
@@ -76,7 +78,7 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
   // a first step, so that a bar shows while the file opens and the scope is worked out
   progress?.expect(1);
   progress?.working(`opening ${options.db}`);
-  const warehouse = await Warehouse.open(options.db, { readOnly: true, logger, busyTimeoutMs: options.busyTimeoutMs ?? 30_000 });
+  const warehouse = options.warehouse ?? await Warehouse.open(options.db, { readOnly: true, logger, busyTimeoutMs: options.busyTimeoutMs ?? 30_000 });
   try {
     const scope = await resolveScope(warehouse, options);
     logger.info({ tariffs: scope.tariffs.length, formats, dir: options.outDir }, 'export: starting');
@@ -100,49 +102,45 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     };
     count(planned.series, planned.meters);
     // The page's price data are read first, and its charts (JavaScript, the main thread) drawn
-    // while DuckDB's threads work out the costs and the reports, on the one connection in turn;
-    // the cost charts are drawn last, once their data are read. (They waited for every query of
-    // the page before; `tariffs export --format csv,parquet,html` of the demo's warehouse with this
-    // and the narrower queries of 3f0917e: 6.9-7.3 s against 12.9 s, two runs each, quiet machine.)
+    // while DuckDB writes the price reports. The costs are worked out meanwhile on a second
+    // connection (the cost reports read its temp tables there), and the cost charts drawn last,
+    // once their data are read. One connection runs one statement at a time: on one, the costs
+    // waited for the page's queries and the reports for the costs (the demo's export: 1.1 s of
+    // costs alone took 3.1 s beside the charts and the summary).
     const chartProgress = progress && {
       ...progress, expect: () => undefined, working: (what: string) => progress.working(`${HTML_FILE}: ${what}`),
     };
-    const data = html ? await queryHtmlData(warehouse, scope, undefined, chartProgress) : undefined;
-    const series = data ? priceSections(data) : 0;
-    count(series, planned.meters);
+    const costWarehouse = await warehouse.another();
+    let meters = planned.meters;
+    let series = planned.series;
     const costs = (async () => {
-      const meters = await prepareCostScope(warehouse, params, { comparison: tableFormats.length > 0 });
+      meters = await prepareCostScope(costWarehouse, params, { comparison: tableFormats.length > 0 });
       count(series, meters);
-      return { meters, sections: data && meters > 0 ? await costData(warehouse, params, chartProgress) : [] };
+      return html && meters > 0 ? await costData(costWarehouse, params, chartProgress) : [];
     })();
+    costs.catch(() => undefined); // awaited below; not unhandled meanwhile
     let page: Promise<HtmlReport> | undefined;
-    if (data) {
-      const sections = costs.then((c) => c.sections);
-      // Both awaited later (the page's cost sections are drawn last); a failure is thrown below by
-      // `await costs`, never left unhandled meanwhile (Node would end the process on it).
-      sections.catch(() => undefined);
-      page = renderHtmlReport({ ...data, costs: sections }, logger, chartProgress ? { progress: chartProgress } : {});
-      page.catch(() => undefined);
-    }
-    const costMeters = (await costs).meters;
-    const reports = tableFormats.length === 0 ? [] : costMeters > 0 ? [...REPORTS, ...COST_REPORTS] : REPORTS;
-    progress?.done();
-    for (const report of reports) {
-      const reportStarted = performance.now();
-      progress?.working(report.name);
-      // Computed once, then copied to each format (the cheapest-window reports take a while).
-      await warehouse.run(`CREATE OR REPLACE TEMP TABLE export_rows AS ${report.query}`, params).catch((error: unknown) => {
-        throw new TariffsError('EXPORT_QUERY', `report ${report.name}: ${(error as Error).message}`, { cause: error });
-      });
-      const instants = await instantColumns(warehouse, 'export_rows');
-      for (const format of tableFormats) {
-        const path = join(options.outDir, `${report.name}.${format}`);
-        const rows = await copyToFile(warehouse, selectRows('export_rows', format, instants), {}, path, format);
-        files.push({ path, rows, format });
+    try {
+      const data = html ? await queryHtmlData(warehouse, scope, undefined, chartProgress) : undefined;
+      if (data) {
+        series = priceSections(data);
+        count(series, meters);
+        // Awaited later (the page's cost sections are drawn last); a failure of the costs is thrown
+        // below, never left unhandled meanwhile (Node would end the process on it).
+        page = renderHtmlReport({ ...data, costs }, logger, chartProgress ? { progress: chartProgress } : {});
+        page.catch(() => undefined);
       }
-      await warehouse.run('DROP TABLE export_rows');
       progress?.done();
-      logger.info({ report: report.name, formats: tableFormats, rows: files.at(-1)!.rows, ms: Math.round(performance.now() - reportStarted) }, 'export: report written');
+      const write = { params, outDir: options.outDir, formats: tableFormats, logger, ...(progress ? { progress } : {}) };
+      const written = await Promise.allSettled([
+        tableFormats.length === 0 ? [] : writeReports(warehouse, REPORTS, write),
+        costs.then(() => (tableFormats.length === 0 || meters === 0 ? [] : writeReports(costWarehouse, COST_REPORTS, write))),
+      ]);
+      for (const chain of written) if (chain.status === 'rejected') throw chain.reason;
+      for (const chain of written) if (chain.status === 'fulfilled') files.push(...chain.value);
+    } finally {
+      await costs.catch(() => undefined); // its statements end before its connection closes
+      costWarehouse.close();
     }
     if (page) {
       const path = join(options.outDir, HTML_FILE);
@@ -154,8 +152,33 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     logger.info({ files: files.length, ms: Math.round(performance.now() - started) }, 'export: done');
     return { files };
   } finally {
-    warehouse.close();
+    if (!options.warehouse) warehouse.close();
   }
+}
+
+/** Each report computed once into a temp table of `on`'s connection, then copied to each format. */
+async function writeReports(
+  on: Warehouse, reports: readonly ReportDefinition[],
+  { params, outDir, formats, logger, progress }: { params: Record<string, DuckDBValue>; outDir: string; formats: TableFormat[]; logger: Logger; progress?: ExportProgress },
+): Promise<ExportedFile[]> {
+  const written: ExportedFile[] = [];
+  for (const report of reports) {
+    const started = performance.now();
+    progress?.working(report.name);
+    await on.run(`CREATE OR REPLACE TEMP TABLE export_rows AS ${report.query}`, params).catch((error: unknown) => {
+      throw new TariffsError('EXPORT_QUERY', `report ${report.name}: ${(error as Error).message}`, { cause: error });
+    });
+    const instants = await instantColumns(on, 'export_rows');
+    for (const format of formats) {
+      const path = join(outDir, `${report.name}.${format}`);
+      const rows = await copyToFile(on, selectRows('export_rows', format, instants), {}, path, format);
+      written.push({ path, rows, format });
+    }
+    await on.run('DROP TABLE export_rows');
+    progress?.done();
+    logger.info({ report: report.name, formats, rows: written.at(-1)!.rows, ms: Math.round(performance.now() - started) }, 'export: report written');
+  }
+  return written;
 }
 
 /** What a progress bar counts on before the data are read: the price series of the scope's tariffs

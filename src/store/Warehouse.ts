@@ -58,6 +58,10 @@ export class Warehouse {
     readonly connection: DuckDBConnection,
     readonly readOnly: boolean,
     private readonly logger: Logger,
+    /** Where the views' and macros' definitions were read (a sibling connection reads them too). */
+    private readonly sqlDirectory: string,
+    /** False for a sibling connection (another()): closing it leaves the instance open. */
+    private readonly ownsInstance = true,
   ) {}
 
   static async open(file: string, options: OpenOptions = {}): Promise<Warehouse> {
@@ -93,9 +97,9 @@ export class Warehouse {
     if (!readOnly && path !== IN_MEMORY) removeStaleSpill(path, file, logger);
     const connection = await instance.connect();
     await connection.run("SET TimeZone = 'UTC'");
-    const warehouse = new Warehouse(file, path, instance, connection, readOnly, logger);
+    const warehouse = new Warehouse(file, path, instance, connection, readOnly, logger, options.sqlDirectory ?? sqlDir());
     try {
-      await warehouse.prepareSchema(options.sqlDirectory ?? sqlDir());
+      await warehouse.prepareSchema(warehouse.sqlDirectory);
       if (seeded) await connection.run('UPDATE schema_migrations SET applied_at = now()'); // this file's, not the build's
       // Set after the schema work (building the calendar needs more), for the session's writes.
       if (options.memoryLimit) await connection.run(`SET memory_limit = '${memoryLimitValue(options.memoryLimit)}'`);
@@ -106,6 +110,27 @@ export class Warehouse {
       throw asStorageError(file, error);
     }
     return warehouse;
+  }
+
+  /**
+   * Another connection to the same open file, with temp tables of its own: a second statement runs
+   * beside this one's (DuckDB runs statements of one connection one at a time). Settings made at
+   * open (memory, threads) are the instance's and hold for it too. Close it before this one;
+   * closing it leaves this one open.
+   */
+  async another(): Promise<Warehouse> {
+    const connection = await this.instance.connect();
+    const sibling = new Warehouse(this.file, this.path, this.instance, connection, this.readOnly, this.logger, this.sqlDirectory, false);
+    try {
+      await connection.run("SET TimeZone = 'UTC'");
+      // a read-only file with older definitions: this connection needs the TEMP ones too (a
+      // writer's are stored, current since it opened)
+      if (this.readOnly) await sibling.prepareSchema(this.sqlDirectory);
+    } catch (error) {
+      sibling.close();
+      throw asStorageError(this.file, error);
+    }
+    return sibling;
   }
 
   async run(sql: string, params?: Params): Promise<void> {
@@ -154,7 +179,7 @@ export class Warehouse {
 
   close(): void {
     this.connection.closeSync();
-    this.instance.closeSync();
+    if (this.ownsInstance) this.instance.closeSync();
   }
 
   private async prepareSchema(directory: string): Promise<void> {
