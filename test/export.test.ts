@@ -3,10 +3,13 @@
 // re-exports, atomic replacement, the HTML page (an SVG per period, nothing external), errors.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
+import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NoDataError, UsageError } from '../src/errors.js';
-import { exportReports, ExportDirectoryError, type ExportedFile } from '../src/report/exportReports.js';
+import { exportReports, exportThreads, ExportDirectoryError, type ExportedFile, type ExportFormat } from '../src/report/exportReports.js';
+import { Warehouse } from '../src/store/Warehouse.js';
 import { TEMPORARY_FILE } from '../src/report/writeAtomically.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { buildExportFixture, FIXTURE_TARIFFS } from './helpers/exportFixture.js';
@@ -119,6 +122,24 @@ describe('exportReports', () => {
     const again = tmp.file('again');
     await exportReports({ db, outDir: again, formats: ['csv', 'parquet', 'html'] });
     for (const name of readdirSync(out)) expect({ name, sha: sha(join(again, name)) }).toEqual({ name, sha: sha(join(out, name)) });
+  });
+
+  it('leaves a core to the charts when it draws the HTML page, and every core to DuckDB otherwise', async () => {
+    const started = async (formats: ExportFormat[]) => {
+      const lines: Record<string, unknown>[] = [];
+      const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
+      await exportReports({ db, outDir: tmp.file(`threads-${formats.join('-')}`), formats, logger });
+      return lines.find((l) => l.msg === 'export: starting')!.duckdb_threads;
+    };
+    const plain = await Warehouse.open(db, { readOnly: true });
+    const duckdbDefault = Number((await plain.one("SELECT current_setting('threads') AS n"))!.n);
+    plain.close();
+    expect(await started(['csv'])).toBe(duckdbDefault);
+    expect(await started(['html'])).toBe(Math.max(1, availableParallelism() - 1));
+    expect(exportThreads(['csv', 'html'], 2)).toEqual({ threads: 1 });
+    expect(exportThreads(['html'], 1)).toEqual({ threads: 1 });
+    expect(exportThreads(['html'], 8)).toEqual({ threads: 7 });
+    expect(exportThreads(['csv', 'parquet'], 8)).toEqual({});
   });
 
   it('leaves no temporary files and replaces existing files only with complete ones', async () => {

@@ -1,7 +1,7 @@
 // `tariffs demo` end to end, offline: the built-in sandbox → a fresh warehouse (every sandbox
 // tariff from 2017-01-01) → a summary → the reports as CSV, Parquet and HTML.
 import type { Logger } from 'pino';
-import { exportReports, HTML_FILE, type ExportedFile, type ExportProgress } from '../report/exportReports.js';
+import { exportReports, exportThreads, HTML_FILE, type ExportedFile, type ExportFormat, type ExportProgress } from '../report/exportReports.js';
 import { halfHourlyTariffs } from '../report/exportScope.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { buildDemoWarehouse, type DemoBuildProgress } from './buildDemoWarehouse.js';
@@ -50,13 +50,14 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   // The summary's queries run beside the export, on a connection of their own to the file the
   // export reads: one DuckDB instance, so one cache of the file's blocks and one pool of threads
   // (an instance each: two caches filled from the same blocks, four threads on two cores).
-  const warehouse = await Warehouse.open(db, { readOnly: true, logger });
+  const formats: ExportFormat[] = ['csv', 'parquet', 'html'];
+  const warehouse = await Warehouse.open(db, { readOnly: true, logger, ...exportThreads(formats) });
   try {
     const summarised = summarise(warehouse);
     summarised.catch(() => undefined); // awaited below; not unhandled meanwhile
     let files: ExportedFile[];
     try {
-      ({ files } = await exportReports({ db, outDir, formats: ['csv', 'parquet', 'html'], logger, warehouse, ...(progress.export ? { progress: progress.export } : {}) }));
+      ({ files } = await exportReports({ db, outDir, formats, logger, warehouse, ...(progress.export ? { progress: progress.export } : {}) }));
     } catch (error) {
       await summarised.catch(() => undefined); // its statements end before the file closes
       throw error;

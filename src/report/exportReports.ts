@@ -4,6 +4,7 @@
 // scheduler's reports job call this.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { TariffsError, UsageError } from '../errors.js';
 import { silentLogger } from '../log/createLogger.js';
@@ -78,10 +79,12 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
   // a first step, so that a bar shows while the file opens and the scope is worked out
   progress?.expect(1);
   progress?.working(`opening ${options.db}`);
-  const warehouse = options.warehouse ?? await Warehouse.open(options.db, { readOnly: true, logger, busyTimeoutMs: options.busyTimeoutMs ?? 30_000 });
+  const warehouse = options.warehouse ?? await Warehouse.open(options.db, {
+    readOnly: true, logger, busyTimeoutMs: options.busyTimeoutMs ?? 30_000, ...exportThreads(formats),
+  });
   try {
     const scope = await resolveScope(warehouse, options);
-    logger.info({ tariffs: scope.tariffs.length, formats, dir: options.outDir }, 'export: starting');
+    logger.info({ tariffs: scope.tariffs.length, formats, dir: options.outDir, duckdb_threads: Number((await warehouse.one("SELECT current_setting('threads') AS n"))!.n) }, 'export: starting');
     const params = {
       ...scopeParams(scope), payment: options.paymentMethod ?? 'DIRECT_DEBIT',
       cost_from: options.from?.toISOString() ?? null, cost_to: options.to?.toISOString() ?? null,
@@ -179,6 +182,19 @@ async function writeReports(
     logger.info({ report: report.name, formats, rows: written.at(-1)!.rows, ms: Math.round(performance.now() - started) }, 'export: report written');
   }
   return written;
+}
+
+/**
+ * DuckDB's threads for an export of `formats`: with the HTML page, one core fewer than the machine
+ * has, since the main thread spends the export drawing charts (and the costs and the price reports
+ * run side by side on two connections); without it, DuckDB's default (every core). On 2 cores,
+ * DuckDB's second thread only took turns with the charts: `tariffs export --format
+ * csv,parquet,html` of the demo's warehouse, alternated, four runs each: 4.80/4.48/4.59/4.65 s wall
+ * and 7.9-8.3 CPU-s with 2 threads, 4.31/4.35/4.51/4.44 s and 7.3-7.7 CPU-s with 1; `tariffs demo`'s
+ * export and summary (one instance), five pairs: 6.05/6.28/6.30/5.33/4.23 s -> 5.90/6.03/4.87/4.70/4.01 s.
+ */
+export function exportThreads(formats: readonly string[], cores = availableParallelism()): { threads?: number } {
+  return formats.includes('html') ? { threads: Math.max(1, cores - 1) } : {};
 }
 
 /** What a progress bar counts on before the data are read: the price series of the scope's tariffs
