@@ -10,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NoDataError, UsageError } from '../src/errors.js';
 import { exportReports, exportThreads, ExportDirectoryError, type ExportedFile, type ExportFormat } from '../src/report/exportReports.js';
 import { Warehouse } from '../src/store/Warehouse.js';
+import { dailyStats, dailyStatsIn } from '../src/analytics/dailyStats.js';
+import { REPORTS } from '../src/report/reports.js';
+import { resolveScope, scopeParams } from '../src/report/exportScope.js';
 import { TEMPORARY_FILE } from '../src/report/writeAtomically.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { buildExportFixture, FIXTURE_TARIFFS } from './helpers/exportFixture.js';
@@ -122,6 +125,20 @@ describe('exportReports', () => {
     const again = tmp.file('again');
     await exportReports({ db, outDir: again, formats: ['csv', 'parquet', 'html'] });
     for (const name of readdirSync(out)) expect({ name, sha: sha(join(again, name)) }).toEqual({ name, sha: sha(join(out, name)) });
+  });
+
+  it('draws the page from the rows its daily_stats file is written from: the same as dailyStats asked again', async () => {
+    const warehouse = await Warehouse.open(db, { readOnly: true });
+    try {
+      const scope = await resolveScope(warehouse, {});
+      const daily = REPORTS.find((r) => r.name === 'daily_stats')!;
+      await warehouse.run(`CREATE TEMP TABLE report_rows AS ${daily.query}`, scopeParams(scope));
+      const asked = await dailyStats(warehouse, { tariffs: scope.tariffs, from: scope.from, to: scope.to, rounded: true });
+      expect(asked.length).toBeGreaterThan(100);
+      expect(await dailyStatsIn(warehouse, 'report_rows')).toEqual(asked);
+    } finally {
+      warehouse.close();
+    }
   });
 
   it('leaves a core to the charts when it draws the HTML page, and every core to DuckDB otherwise', async () => {

@@ -73,7 +73,21 @@ export async function dailyStats(warehouse: Warehouse, request: DailyStatsReques
   const rows = await warehouse.all(dailyStatsQuery({ price: request.rounded ? priceDoubleSql : undefined }),
     { tariffs: tariffsParam(request), ...localDayParams(request) });
   if (rows.length === 0 && !request.tariffs) await requireData(warehouse, request.tariff, request);
-  return rows.map((row) => ({
+  return rows.map(dailyRowOf);
+}
+
+/** The rows of `table`, which holds what dailyStatsQuery selected (an export's daily_stats report,
+ *  its prices DECIMAL(10,4)), as dailyStats gives them rounded: the page of an export reads the
+ *  rows its daily_stats file is written from instead of asking again. */
+export async function dailyStatsIn(warehouse: Warehouse, table: string): Promise<DailyStatsRow[]> {
+  const prices = PRICE_STAT_COLUMNS.map((c) => `CAST(${c} AS DOUBLE) AS ${c}`).join(', ');
+  const rows = await warehouse.all(`SELECT * REPLACE (${prices}) FROM ${table}
+    ORDER BY tariff_code, payment_method NULLS FIRST, rate_type, local_date`);
+  return rows.map(dailyRowOf);
+}
+
+function dailyRowOf(row: JsRow): DailyStatsRow {
+  return {
     ...seriesOf(row),
     local_date: String(row.local_date),
     day_start_local: String(row.day_start_local),
@@ -81,7 +95,7 @@ export async function dailyStats(warehouse: Warehouse, request: DailyStatsReques
     expected_slots: Number(row.expected_slots),
     ...priceStatsOf(row),
     negative_slots: Number(row.negative_slots),
-  }));
+  };
 }
 
 /** The price columns of a daily_stats or monthly_stats row, typed. */

@@ -13,7 +13,7 @@ import { copyToFile, type TableFormat } from './copyToFile.js';
 import { resolveScope, scopeParams } from './exportScope.js';
 import { inTariffs } from '../analytics/scopeSql.js';
 import type { DuckDBValue } from '../store/duckdb.js';
-import { priceSections, queryHtmlData, renderHtmlReport, type HtmlReport } from './html/buildHtmlReport.js';
+import { HTML_LIMITS, priceSections, queryHtmlData, renderHtmlReport, type HtmlReport } from './html/buildHtmlReport.js';
 import { costData } from './html/costCharts.js';
 import { COST_REPORTS, inCostWindow, prepareCostScope } from './costReports.js';
 import { REPORTS, type ReportDefinition } from './reports.js';
@@ -124,7 +124,18 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     costs.catch(() => undefined); // awaited below; not unhandled meanwhile
     let page: Promise<HtmlReport> | undefined;
     try {
-      const data = html ? await queryHtmlData(warehouse, scope, undefined, chartProgress) : undefined;
+      // The reports the page also reads (its days, their cheapest windows) are made first; the page
+      // reads their rows, and their files are written from them later.
+      const made = new Map<string, string>();
+      if (html && tableFormats.length > 0) {
+        for (const name of PAGE_REPORTS) {
+          const report = REPORTS.find((r) => r.name === name)!;
+          await makeReport(warehouse, report, `export_${name}`, params);
+          made.set(name, `export_${name}`);
+        }
+      }
+      const tables = { daily: made.get('daily_stats'), windows: made.get(PAGE_REPORTS[1]) };
+      const data = html ? await queryHtmlData(warehouse, scope, undefined, chartProgress, tables) : undefined;
       if (data) {
         series = priceSections(data);
         count(series, meters);
@@ -136,7 +147,7 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
       progress?.done();
       const write = { params, outDir: options.outDir, formats: tableFormats, logger, ...(progress ? { progress } : {}) };
       const written = await Promise.allSettled([
-        tableFormats.length === 0 ? [] : writeReports(warehouse, REPORTS, write),
+        tableFormats.length === 0 ? [] : writeReports(warehouse, REPORTS, write, made),
         costs.then(() => (tableFormats.length === 0 || meters === 0 ? [] : writeReports(costWarehouse, COST_REPORTS, write))),
       ]);
       for (const chain of written) if (chain.status === 'rejected') throw chain.reason;
@@ -159,25 +170,36 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
   }
 }
 
-/** Each report computed once into a temp table of `on`'s connection, then copied to each format. */
+/** The reports whose rows the HTML page reads too: its days and their cheapest windows. */
+const PAGE_REPORTS = ['daily_stats', `cheapest_${HTML_LIMITS.cheapestSlots / 2}h_per_day`] as const;
+
+/** A report's rows computed once into temp table `table` of `on`'s connection. */
+async function makeReport(on: Warehouse, report: ReportDefinition, table: string, params: Record<string, DuckDBValue>): Promise<void> {
+  await on.run(`CREATE OR REPLACE TEMP TABLE ${table} AS ${report.query}`, params).catch((error: unknown) => {
+    throw new TariffsError('EXPORT_QUERY', `report ${report.name}: ${(error as Error).message}`, { cause: error });
+  });
+}
+
+/** Each report computed once into a temp table of `on`'s connection (or the table `made` names,
+ *  made before), then copied to each format; the table is dropped once written. */
 async function writeReports(
   on: Warehouse, reports: readonly ReportDefinition[],
   { params, outDir, formats, logger, progress }: { params: Record<string, DuckDBValue>; outDir: string; formats: TableFormat[]; logger: Logger; progress?: ExportProgress },
+  made: ReadonlyMap<string, string> = new Map(),
 ): Promise<ExportedFile[]> {
   const written: ExportedFile[] = [];
   for (const report of reports) {
     const started = performance.now();
     progress?.working(report.name);
-    await on.run(`CREATE OR REPLACE TEMP TABLE export_rows AS ${report.query}`, params).catch((error: unknown) => {
-      throw new TariffsError('EXPORT_QUERY', `report ${report.name}: ${(error as Error).message}`, { cause: error });
-    });
-    const instants = await instantColumns(on, 'export_rows');
+    const table = made.get(report.name) ?? 'export_rows';
+    if (!made.has(report.name)) await makeReport(on, report, table, params);
+    const instants = await instantColumns(on, table);
     for (const format of formats) {
       const path = join(outDir, `${report.name}.${format}`);
-      const rows = await copyToFile(on, selectRows('export_rows', format, instants), {}, path, format);
+      const rows = await copyToFile(on, selectRows(table, format, instants), {}, path, format);
       written.push({ path, rows, format });
     }
-    await on.run('DROP TABLE export_rows');
+    await on.run(`DROP TABLE ${table}`);
     progress?.done();
     logger.info({ report: report.name, formats, rows: written.at(-1)!.rows, ms: Math.round(performance.now() - started) }, 'export: report written');
   }

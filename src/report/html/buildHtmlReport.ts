@@ -9,7 +9,7 @@ import { costData, costPages, type CostData } from './costCharts.js';
 import type { ExportProgress } from '../exportReports.js';
 import { scopeParams, type ExportScope } from '../exportScope.js';
 import { priceDoubleSql as D } from '../../analytics/priceSql.js';
-import { dailyStats, type DailyStatsRow } from '../../analytics/dailyStats.js';
+import { dailyStats, dailyStatsIn, type DailyStatsRow } from '../../analytics/dailyStats.js';
 import { monthlyStats } from '../../analytics/monthlyStats.js';
 import { inLocalDays, inTariffs } from '../../analytics/scopeSql.js';
 import { regionName } from '../../api/discover.js';
@@ -78,8 +78,15 @@ export function priceSections(data: HtmlData): number {
   return new Set(data.daily.map((d) => d.key)).size;
 }
 
+/** Tables an export made of its reports before the page is read (the same rows: the page reads
+ *  them instead of asking again). daily: the daily_stats report's; windows: cheapest_2h_per_day's. */
+export interface ReportTables {
+  daily?: string;
+  windows?: string;
+}
+
 /** `progress` is told each query (a step each; a meter's costs one more). */
-export async function queryHtmlData(warehouse: Warehouse, scope: ExportScope, costParams?: Params, progress?: ExportProgress): Promise<HtmlData> {
+export async function queryHtmlData(warehouse: Warehouse, scope: ExportScope, costParams?: Params, progress?: ExportProgress, tables: ReportTables = {}): Promise<HtmlData> {
   const params = scopeParams(scope);
   const stats = { tariffs: scope.tariffs, from: scope.from, to: scope.to, rounded: true };
   const step = async <T>(what: string, query: Promise<T> | (() => Promise<T>)): Promise<T> => {
@@ -89,15 +96,21 @@ export async function queryHtmlData(warehouse: Warehouse, scope: ExportScope, co
     return result;
   };
   progress?.expect(5);
-  const daily: DailyRow[] = (await step('daily statistics', () => dailyStats(warehouse, stats))).map((d) => ({ ...d, key: seriesLabel(d) }));
+  const daily: DailyRow[] = (await step('daily statistics', () => (tables.daily ? dailyStatsIn(warehouse, tables.daily) : dailyStats(warehouse, stats))))
+    .map((d) => ({ ...d, key: seriesLabel(d) }));
   const months = await step('monthly statistics', () => monthlyStats(warehouse, stats));
+  // the cheapest 2-hour window of each day: the cheapest_2h_per_day report's rows when the export
+  // made them (start_utc, prices DECIMAL(10,4)), else the same macro asked here
+  const windowsFrom = tables.windows
+    ? `(SELECT *, start_utc AS start FROM ${tables.windows}) AS w`
+    : `(SELECT unnest($tariffs) AS code) AS t,
+         LATERAL cheapest_window_per_day(t.code, ${HTML_LIMITS.cheapestSlots},
+                                         CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ)) AS w`;
   const windows = (await step('cheapest windows', () => warehouse.all(`
     SELECT w.tariff_code, w.payment_method, w.rate_type, CAST(w.local_date AS VARCHAR) AS local_date,
            CAST(epoch(w.start - d.day_start) / 1800 + 1 AS INTEGER) AS period,
            w.local_start, w.local_end, ${D('w.mean_inc_vat')} AS mean_inc_vat
-    FROM (SELECT unnest($tariffs) AS code) AS t,
-         LATERAL cheapest_window_per_day(t.code, ${HTML_LIMITS.cheapestSlots},
-                                         CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ)) AS w
+    FROM ${windowsFrom}
     JOIN london_days AS d ON d.local_date = w.local_date`, params))).map((w): WindowRow => ({
     key: seriesLabel({ tariff_code: w.tariff_code, payment_method: w.payment_method, rate_type: w.rate_type }), local_date: String(w.local_date), period: Number(w.period),
     local_start: String(w.local_start), local_end: String(w.local_end), mean_inc_vat: Number(w.mean_inc_vat),
