@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { packageRoot } from '../src/paths.js';
 import { analyticsBench } from './analyticsBench.js';
 import { costBench } from './costBench.js';
+import { demoBench } from './demoBench.js';
 import { eventsBench } from './eventsBench.js';
 import { growthBench } from './growthBench.js';
 import { ingestBench } from './ingestBench.js';
@@ -31,7 +32,7 @@ async function duckdbVersion(): Promise<string> {
 
 type Section = (quick: boolean, log: (line: string) => void) => Promise<{ results: Record<string, number>; details: Record<string, unknown> }>;
 const sections: Record<string, Section> = {
-  startup: startupBench, ingest: ingestBench, analytics: analyticsBench, cost: costBench, events: eventsBench, publish: publishBench,
+  startup: startupBench, demo: demoBench, ingest: ingestBench, analytics: analyticsBench, cost: costBench, events: eventsBench, publish: publishBench,
   growth: (q, l) => growthBench(q, l, { full: growthFull }),
 };
 const unknown = only?.filter((name) => !(name in sections)) ?? [];

@@ -15,6 +15,7 @@ import { inTariffs } from '../analytics/scopeSql.js';
 import type { DuckDBValue } from '../store/duckdb.js';
 import { HTML_LIMITS, priceSections, queryHtmlData, renderHtmlReport, type HtmlReport } from './html/buildHtmlReport.js';
 import { costData } from './html/costCharts.js';
+import { chartLibraries } from './html/renderSvg.js';
 import { COST_REPORTS, inCostWindow, prepareCostScope } from './costReports.js';
 import { REPORTS, type ReportDefinition } from './reports.js';
 import { temporaryPathFor, writeAtomically } from './writeAtomically.js';
@@ -123,6 +124,8 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     })();
     costs.catch(() => undefined); // awaited below; not unhandled meanwhile
     let page: Promise<HtmlReport> | undefined;
+    // the charts' libraries load (~0.3 s of the main thread) while the page's data are read
+    if (html) chartLibraries().catch(() => undefined);
     try {
       // The reports the page also reads (its days, their cheapest windows) are made first; the page
       // reads their rows, and their files are written from them later.

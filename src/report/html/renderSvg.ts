@@ -29,6 +29,13 @@ export type ChartWarning = (message: string) => void;
 
 let libraries: Promise<[typeof Vega, typeof import('vega-lite')]> | undefined;
 
+/** Vega and Vega-Lite, loaded once: the first chart waits for them, and a caller that will draw
+ *  charts may start the loading while it waits on something else (the export, on its queries). */
+export function chartLibraries(): Promise<[typeof Vega, typeof import('vega-lite')]> {
+  libraries ??= Promise.all([import('vega'), import('vega-lite')]);
+  return libraries;
+}
+
 const TITLE = 'tariffs_title';
 const SUBTITLE = 'tariffs_subtitle';
 
@@ -59,8 +66,7 @@ export class ChartRenderer {
    * are dropped: an inline <svg> in HTML needs none, and the page then holds no http(s):// text.
    */
   async render(spec: TopLevelSpec): Promise<string> {
-    libraries ??= Promise.all([import('vega'), import('vega-lite')]);
-    const [vega, vegaLite] = await libraries;
+    const [vega, vegaLite] = await chartLibraries();
     const logger = warningsTo(vega, this.onWarning);
     const form = formOf(spec);
     let runtime = this.forms.get(form.key);
