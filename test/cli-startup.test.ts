@@ -2,12 +2,12 @@
 // module, `tariffs <command>` loads only its own, and what they print is what the program with
 // every command registered prints. Which modules a run loads is read with a loader hook.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { registeredCommands } from '../src/cli/buildCommandIndex.js';
+import { markBinExecutable, registeredCommands } from '../src/cli/buildCommandIndex.js';
 import { commandIndexPath, commandOf, readCommandIndex, type IndexedCommand } from '../src/cli/commandIndex.js';
 import { buildProgram } from '../src/cli/program.js';
 import { CLI, runCli } from './helpers/runCli.js';
@@ -71,6 +71,20 @@ describe('lazy start-up', () => {
     const full = await buildProgram();
     expect(lazy.code).toBe(0);
     expect(lazy.stdout).toBe(full.helpInformation());
+  });
+
+  it('the build leaves the bin executable, so that npx runs it whatever links it kept from before', () => {
+    // what npm's bin linking would do: x wherever r is (an old npx link to this path skips it)
+    const file = join(dir, 'main.js');
+    writeFileSync(file, '');
+    chmodSync(file, 0o640);
+    markBinExecutable(file);
+    expect(statSync(file).mode & 0o777).toBe(0o750);
+    // npm test builds first: the real bin was marked so
+    expect(statSync(CLI).mode & 0o111).not.toBe(0);
+    const version = spawnSync(CLI, ['--version'], { encoding: 'utf8' });
+    expect(version.status).toBe(0);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
   });
 
   it('the built index is what the command modules register, in help order', async () => {
