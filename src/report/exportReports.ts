@@ -137,7 +137,7 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
           made.set(name, `export_${name}`);
         }
       }
-      const tables = { daily: made.get('daily_stats'), windows: made.get(PAGE_REPORTS[1]) };
+      const tables = { daily: made.get(PAGE_REPORTS[0]), windows: made.get(PAGE_REPORTS[1]) };
       const data = html ? await queryHtmlData(warehouse, scope, undefined, chartProgress, tables) : undefined;
       if (data) {
         series = priceSections(data);

@@ -95,8 +95,7 @@ export class Warehouse {
     // DuckDB spills to <db>.tmp/ and removes it when it closes, but a killed process leaves it.
     // Holding the write lock, no other process has the file open: what is there is stale.
     if (!readOnly && path !== IN_MEMORY) removeStaleSpill(path, file, logger);
-    const connection = await instance.connect();
-    await connection.run("SET TimeZone = 'UTC'");
+    const connection = await Warehouse.connectTo(instance);
     const warehouse = new Warehouse(file, path, instance, connection, readOnly, logger, options.sqlDirectory ?? sqlDir());
     try {
       await warehouse.prepareSchema(warehouse.sqlDirectory);
@@ -119,10 +118,9 @@ export class Warehouse {
    * closing it leaves this one open.
    */
   async another(): Promise<Warehouse> {
-    const connection = await this.instance.connect();
+    const connection = await Warehouse.connectTo(this.instance);
     const sibling = new Warehouse(this.file, this.path, this.instance, connection, this.readOnly, this.logger, this.sqlDirectory, false);
     try {
-      await connection.run("SET TimeZone = 'UTC'");
       // a read-only file with older definitions: this connection needs the TEMP ones too (a
       // writer's are stored, current since it opened)
       if (this.readOnly) await sibling.prepareSchema(this.sqlDirectory);
@@ -131,6 +129,19 @@ export class Warehouse {
       throw asStorageError(this.file, error);
     }
     return sibling;
+  }
+
+  /** A connection whose session runs in UTC, whatever the machine's zone: our SQL works out
+   *  instants as instants and London fields with london_local, never in the session's zone. */
+  private static async connectTo(instance: DuckDBInstance): Promise<DuckDBConnection> {
+    const connection = await instance.connect();
+    try {
+      await connection.run("SET TimeZone = 'UTC'");
+    } catch (error) {
+      connection.closeSync();
+      throw error;
+    }
+    return connection;
   }
 
   async run(sql: string, params?: Params): Promise<void> {

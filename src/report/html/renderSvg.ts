@@ -46,7 +46,7 @@ interface Form {
   data: [name: string, values: unknown[]][];
   title: string | string[] | undefined;
   subtitle: string | string[] | undefined;
-  /** Signals of the form set for this chart: its scale domains and axis tick values. */
+  /** Signals of the form set for this chart: its scale domains, axis tick values and titles. */
   signals: [name: string, value: unknown][];
 }
 
@@ -98,10 +98,7 @@ function formOf(spec: TopLevelSpec): Form {
     data.push([name, values]);
     return { ...part, data: { name } };
   };
-  let form = named(spec as TopLevelSpec & { data?: unknown }, 'tariffs_data');
-  if ('layer' in form && Array.isArray(form.layer)) {
-    form = { ...form, layer: form.layer.map((layer, i) => named(layer as ChartLayer & { data?: unknown }, `tariffs_layer_${i}`)) } as typeof form;
-  }
+  let form = eachPart(spec, (part, layer) => named(part, layer === undefined ? 'tariffs_data' : `tariffs_layer_${layer}`));
   const title = typeof spec.title === 'string' || Array.isArray(spec.title) ? { text: spec.title } : spec.title;
   const text = title?.text as string | string[] | undefined;
   const subtitle = title?.subtitle as string | string[] | undefined;
@@ -148,15 +145,20 @@ function numbersAsSignals<T extends TopLevelSpec>(spec: T): { form: T; values: [
       } : {}),
     };
   };
-  const encoded = <L extends { encoding?: Record<string, unknown> }>(layer: L): L =>
-    layer.encoding === undefined ? layer : { ...layer, encoding: Object.fromEntries(Object.entries(layer.encoding).map(([k, v]) => [k, channel(v)])) };
-  let form = encoded(spec as T & { encoding?: Record<string, unknown> });
-  if ('layer' in form && Array.isArray(form.layer)) {
-    form = { ...form, layer: form.layer.map((layer) => encoded(layer as ChartLayer & { encoding?: Record<string, unknown> })) } as typeof form;
-  }
+  const form = eachPart(spec, (part) => {
+    const { encoding } = part as { encoding?: Record<string, unknown> };
+    return encoding === undefined ? part : { ...part, encoding: Object.fromEntries(Object.entries(encoding).map(([k, v]) => [k, channel(v)])) };
+  });
   if (values.length === 0) return { form, values };
   const params = [...((form as { params?: unknown[] }).params ?? []), ...values.map(([name, value]) => ({ name, value }))];
   return { form: { ...form, params } as T, values };
+}
+
+/** The spec with `change` made to its top level and then to each of its layers (their index). */
+function eachPart<T extends TopLevelSpec>(spec: T, change: <P extends object>(part: P, layer?: number) => P): T {
+  const top = change(spec);
+  if (!('layer' in top) || !Array.isArray(top.layer)) return top;
+  return { ...top, layer: top.layer.map((layer: ChartLayer, i: number) => change(layer, i)) };
 }
 
 /** The compiled spec with its title and subtitle read from signals (set for each chart). */
