@@ -313,6 +313,11 @@ describe('tariff_comparison', () => {
     // Flexible has a price for every half-hour, Agile lacks one: only the reading is missing.
     expect(rows.map((r) => r.missing_half_hours)).toEqual([2, 1, 2]);
     expect(rows.every((r) => r.complete === false)).toBe(true);
+    // a meter on no Intelligent Octopus Go tariff: without dispatches (as `compare` asks), the same rows
+    const none = await warehouse.all(`SELECT * FROM tariff_comparison($m, [$a, $b], $from, $to, dispatches := 'none')`, { m: IMPORT_MP, a: FLEX, b: AGILE, ...params });
+    // (sums of doubles: equal to their last bits' noise)
+    const rounded = (r: Record<string, unknown>) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'number' ? Number(v.toPrecision(12)) : v]));
+    expect(none.map(rounded)).toEqual(rows.map(rounded));
   });
 });
 

@@ -16,6 +16,7 @@ import { GraphqlError } from '../src/api/errors.js';
 import { HttpClient } from '../src/api/HttpClient.js';
 import { run as runRates } from '../jobs/rates.js';
 import { loadConfig } from '../src/config/loadConfig.js';
+import { tariffComparison } from '../src/analytics/costs.js';
 import { runIngest, type IngestSummary } from '../src/ingest/ingest.js';
 import { silentLogger } from '../src/log/createLogger.js';
 import { householdReading } from '../src/sandbox/householdProfile.js';
@@ -270,6 +271,25 @@ describe('effective rates equal the brute force', () => {
     expect(billed).toBeLessThan(none); // dispatches made some day-rate half-hours off-peak
     expect((await runCli(['cost', '--meter', EV_HOUSEHOLD.mpan, '--dispatches', 'sometimes', '--db', db])).code).toBe(2);
   }, 120_000);
+
+  it('`compare` prices the household with its dispatches, as tariff_comparison does by default', async () => {
+    clock = secondClock;
+    const range = { from: new Date('2024-10-26T00:00:00+01:00'), to: new Date('2024-10-28T00:00:00Z') };
+    const w = await Warehouse.open(db, { readOnly: true });
+    try {
+      const compared = await tariffComparison(w, { meter: EV_HOUSEHOLD.mpan, tariffs: [EV_HOUSEHOLD.tariff], payment: 'DIRECT_DEBIT', ...range });
+      const macro = (mode: string) => w.all(`SELECT scenario, energy_cost_inc_vat FROM tariff_comparison($mp, [$tariff], CAST($from AS TIMESTAMPTZ),
+        CAST($to AS TIMESTAMPTZ), dispatches := $mode) ORDER BY 1`, { mp: EV_HOUSEHOLD.mpan, tariff: EV_HOUSEHOLD.tariff,
+        from: range.from.toISOString(), to: range.to.toISOString(), mode });
+      const actual = compared.find((r) => r.scenario === 'actual')!;
+      const [withDispatches, without] = [await macro('default'), await macro('none')];
+      expect(actual.energy_cost_inc_vat).toBeCloseTo(Number(withDispatches.find((r) => r.scenario === 'actual')!.energy_cost_inc_vat), 9);
+      // and the dispatches count: without them the same days cost more
+      expect(Number(without.find((r) => r.scenario === 'actual')!.energy_cost_inc_vat)).toBeGreaterThan(Number(actual.energy_cost_inc_vat));
+    } finally {
+      w.close();
+    }
+  });
 
   it("the rates job's dispatches tick refreshes only the plan, only for an account on Intelligent Octopus Go", async () => {
     const tick = (accounts: string[]) => runRates({

@@ -45,8 +45,7 @@ const MACRO: Record<CostPeriod, string> = { 'half-hour': 'half_hour_costs', day:
 export async function costs(warehouse: Warehouse, request: CostRequest): Promise<JsRow[]> {
   await requireConsumption(warehouse, request.meter, request);
   if (request.tariff !== undefined) await requireTariffs(warehouse, request.meter, [request.tariff]);
-  // 'none' for a meter without an Intelligent Octopus Go agreement: the same prices, no planning of dispatches
-  const dispatches = (await meterOnIog(warehouse, request.meter)) ? request.dispatches ?? 'default' : 'none';
+  const dispatches = await dispatchesFor(warehouse, request.meter, request.dispatches);
   return select(warehouse, `${MACRO[request.per]}($meter, $tariff, $from, $to, payment := $payment, dispatches := $dispatches)`, {
     meter: request.meter, tariff: request.tariff ?? null, payment: request.payment, dispatches, ...rangeParams(request),
   }, request.rounded);
@@ -56,8 +55,9 @@ export async function tariffComparison(warehouse: Warehouse, request: Comparison
   if (request.tariffs.length === 0) throw new UsageError('--tariff: name at least one tariff to compare with');
   await requireConsumption(warehouse, request.meter, request);
   await requireTariffs(warehouse, request.meter, request.tariffs);
-  return select(warehouse, 'tariff_comparison($meter, CAST($tariffs AS VARCHAR[]), $from, $to, payment := $payment)', {
-    meter: request.meter, tariffs: JSON.stringify(request.tariffs), payment: request.payment, ...rangeParams(request),
+  return select(warehouse, 'tariff_comparison($meter, CAST($tariffs AS VARCHAR[]), $from, $to, payment := $payment, dispatches := $dispatches)', {
+    meter: request.meter, tariffs: JSON.stringify(request.tariffs), payment: request.payment,
+    dispatches: await dispatchesFor(warehouse, request.meter), ...rangeParams(request),
   }, request.rounded);
 }
 
@@ -77,6 +77,13 @@ export async function netCosts(warehouse: Warehouse, request: NetRequest): Promi
   return select(warehouse, 'net_costs($imp, $exp, $from, $to, payment := $payment)', {
     imp: request.importMeter, exp: request.exportMeter, payment: request.payment, ...rangeParams(request),
   }, request.rounded);
+}
+
+/** The dispatches a meter's costs count: 'none' for a meter without an Intelligent Octopus Go
+ *  agreement (the same prices; DuckDB then skips the search for dispatch-adjusted rates), else the
+ *  mode asked for (default 'default'). */
+export async function dispatchesFor(warehouse: Warehouse, meter: string, asked?: DispatchMode): Promise<DispatchMode> {
+  return (await meterOnIog(warehouse, meter)) ? asked ?? 'default' : 'none';
 }
 
 /** The DECIMAL width of rounded kWh and pence: a pence total passes 999,999.9999 (£10,000) over

@@ -6,7 +6,7 @@
 // Numbers come from the scenario_monthly_costs and tariff_comparison macros of sql/macros, called
 // once per meter by prepareCostScope into temp tables that the reports and the HTML page read.
 import { listValue, type DuckDBValue } from '../store/duckdb.js';
-import { SUM_DIGITS } from '../analytics/costs.js';
+import { SUM_DIGITS, dispatchesFor } from '../analytics/costs.js';
 import { priceSql } from '../analytics/priceSql.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import type { ReportDefinition } from './reports.js';
@@ -72,16 +72,17 @@ export async function prepareCostScope(warehouse: Warehouse, params: Record<stri
   if (meters.length === 0) return 0;
   const each = (call: (i: number) => string) => meters.map((_, i) => `SELECT $mp_${i} AS meter_point, * FROM ${call(i)}`).join('\nUNION ALL BY NAME\n');
   const perMeter: Record<string, DuckDBValue> = { ...params };
-  meters.forEach((m, i) => {
+  for (const [i, m] of meters.entries()) {
     perMeter[`mp_${i}`] = String(m.meter_point);
     perMeter[`tariffs_${i}`] = listValue((m.tariffs as string[]).map(String));
-  });
-  const range = 'CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ), payment := $payment';
+    perMeter[`dispatches_${i}`] = await dispatchesFor(warehouse, String(m.meter_point));
+  }
+  const range = (i: number) => `CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ), payment := $payment, dispatches := $dispatches_${i}`;
   await warehouse.run(`CREATE OR REPLACE TEMP TABLE export_monthly_costs AS
-    ${each((i) => `scenario_monthly_costs($mp_${i}, list_prepend('actual', CAST($tariffs_${i} AS VARCHAR[])), ${range})`)}`, perMeter);
+    ${each((i) => `scenario_monthly_costs($mp_${i}, list_prepend('actual', CAST($tariffs_${i} AS VARCHAR[])), ${range(i)})`)}`, perMeter);
   if (comparison) {
     await warehouse.run(`CREATE OR REPLACE TEMP TABLE export_tariff_comparison AS
-      ${each((i) => `tariff_comparison($mp_${i}, CAST($tariffs_${i} AS VARCHAR[]), ${range})`)}`, perMeter);
+      ${each((i) => `tariff_comparison($mp_${i}, CAST($tariffs_${i} AS VARCHAR[]), ${range(i)})`)}`, perMeter);
   }
   return meters.length;
 }

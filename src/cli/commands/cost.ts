@@ -125,7 +125,8 @@ One row for the actual agreements (scenario 'actual') and one per --tariff: days
 energy_cost_inc_vat, standing_charge_inc_vat, total_inc_vat, total_gbp and difference_gbp (to the
 actual; positive = dearer), with what is missing, and caveats: what the total rests on (prices
 carried from a last published rate without an end, carried_half_hours and carried_from; days
-without a standing charge), said on stderr too. SQL: tariff_comparison(meter, [tariffs], from, to, payment := …).
+without a standing charge), said on stderr too. SQL: tariff_comparison(meter, [tariffs], from, to, payment := …,
+dispatches := …).
 ${RULES}`);
   compare.action(action(async (flags: CompareFlags) => {
     parseMeter(flags.meter);
