@@ -276,6 +276,16 @@ describe('daily_costs and monthly_costs', () => {
     close(rows.find((r) => r.local_date === '2023-03-31')!.standing_charge_inc_vat, 37.29243);
     close(rows.find((r) => r.local_date === '2023-04-01')!.standing_charge_inc_vat, 42.013125);
     expect(rows.find((r) => r.local_date === '2023-08-01')!.tariff_code).toBe(FLEX);
+    // without a range (the readings' days: consumption_pricing's other way to its rates), the
+    // same days priced the same
+    const unbounded = await warehouse.all(`SELECT * FROM daily_costs($m, NULL, NULL, NULL)`, { m: IMPORT_MP });
+    expect(unbounded.length).toBeGreaterThanOrEqual(rows.length);
+    for (const row of rows) {
+      const same = unbounded.find((u) => u.local_date === row.local_date);
+      expect(same, String(row.local_date)).toBeDefined();
+      expect([same!.tariff_code, same!.half_hours, same!.missing_half_hours]).toEqual([row.tariff_code, row.half_hours, row.missing_half_hours]);
+      close(same!.total_inc_vat, Number(row.total_inc_vat));
+    }
   });
 
   it('non-direct-debit standing charges when asked', async () => {
