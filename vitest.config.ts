@@ -1,11 +1,13 @@
+// The test runner's set-up: two projects (the sandbox as the real API serves it, and the strict
+// `spec` profile for the end-to-end files), two files at a time, the spec files dealt in.
 import { defineConfig } from 'vitest/config';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /** Files that run against both sandbox profiles: the `spec` project repeats them with
  *  TARIFFS_TEST_PROFILE=spec (test/helpers/testProfile.ts). Not analytics.test.ts: it reads only
  *  the unit rates of Agile A and J, and spec-profile.test.ts proves the spec profile's ingest
- *  stores exactly the full interface's (ratesFingerprint over every column): a second run asked
- *  the same questions of the same rows (82 s of the suite's 1,492 worker-seconds, stop 33's CI). */
+ *  stores exactly the full interface's (ratesFingerprint over every column): a second run would
+ *  ask the same questions of the same rows. */
 const BOTH_PROFILES = [
   'test/warehouse.test.ts', 'test/ingest-cli.test.ts', 'test/schedule-e2e.test.ts',
   'test/spec-profile.test.ts',
@@ -37,9 +39,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // Two files at a time: many wait on servers, retries (the spec profile's Retry-After) and
-    // signals rather than compute, so the second core is not idle. Three saved 47 s of 17 min in
-    // .ci/run but made the timing-split cases (ingest-progress's requests before the first commit,
-    // schedule-e2e's run still going at SIGTERM) fail in a fresh clone.
+    // signals rather than compute, so the second core is not idle. Three at a time made the
+    // timing-split cases (ingest-progress's requests before the first commit, schedule-e2e's run
+    // still going at SIGTERM) fail in a fresh clone.
     maxWorkers: 2,
     sequence: { sequencer: SpecDealtIn },
     reporters: ['default', './test/helpers/summaryReporter.ts'],

@@ -115,7 +115,7 @@ export async function costBench(quick: boolean, log: (line: string) => void):
       // a year against 10 tariffs: the macro vs the hand-written SQL, best of several runs each
       const request = { meter: METER, tariffs, payment: 'DIRECT_DEBIT' as const, from: new Date(FROM), to: new Date(TO) };
       const params = { meter: METER, tariffs: JSON.stringify(tariffs), from: FROM, to: TO };
-      const runs = quick ? 9 : 21; // best of: each run is ~0.1 s
+      const runs = quick ? 9 : 21; // best of: each run is short, so noise is large
       let macroBest = Infinity;
       let handBest = Infinity;
       let macroRows: Record<string, unknown>[] = [];

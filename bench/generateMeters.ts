@@ -4,7 +4,7 @@
 import type { Warehouse } from '../src/store/Warehouse.js';
 import { FROM, TO } from './costBench.js';
 
-/** Meters a statement writes: ~8.8M readings a transaction, so memory does not grow with the run. */
+/** Meters a statement writes: a bounded transaction, so memory does not grow with the run. */
 const METERS_PER_INSERT = 500;
 export const HALF_HOURS_A_YEAR = (Date.parse(TO) - Date.parse(FROM)) / 1_800_000;
 

@@ -49,7 +49,7 @@ export async function publishBench(quick: boolean, log: (line: string) => void):
       const db = join(dir, `w${mb}.duckdb`);
       const session = await WriteSession.open(db, { threads: 2 });
       try {
-        // ~40 bytes a row once compressed (an md5 text and a double)
+        // rows per MB of file, once compressed (an md5 text and a double a row)
         await session.warehouse.run(`CREATE TABLE filler AS SELECT i, random() AS r, md5(CAST(i AS VARCHAR)) AS s FROM range(${mb * 26_000}) t(i)`);
         await session.publish();
         const reader = spawn(process.execPath, ['--input-type=module', '-e', READER, db], { stdio: ['ignore', 'pipe', 'inherit'], cwd: process.cwd() });

@@ -1,9 +1,7 @@
 // The one place that reads process.env and the config file: everything else receives a Config.
 // Precedence: command-line flags > environment > config file > defaults.
-// zod is loaded when there is a config file to validate, not before: it is a third of what a
-// query command's start-up costs without one (a cron line run every few minutes pays start-up
-// each time). Its CommonJS build is required, the one that can be loaded on demand from a
-// synchronous function.
+// zod is loaded only when there is a config file to validate (a cron line pays start-up on every
+// run); its CommonJS build is required, the one that can be loaded from a synchronous function.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';

@@ -1,8 +1,8 @@
 // pino on stderr; stdout is reserved for results. Piped or under cron: JSON lines, `info` by
 // default. On a terminal: one readable line per entry (pino-pretty, colour unless NO_COLOR or
 // --no-color), warnings and errors only by default, so results are not drowned in logs.
-// pino-pretty is loaded only when a terminal needs it (it and its colour and time libraries are
-// most of what logging costs at start-up, which cron runs and pipes never use).
+// pino-pretty (with its colour and time libraries) is loaded only when a terminal needs it: cron
+// runs and pipes never use it.
 import { createRequire } from 'node:module';
 import { pino, type Logger, type DestinationStream } from 'pino';
 import type PinoPretty from 'pino-pretty';

@@ -209,9 +209,9 @@ export class SandboxServer implements Sandbox {
       };
       // The answer is worked out as the request arrives and sent once the latency has passed, as
       // a server works on requests side by side while the network carries them. Simulating the
-      // latency first made this one thread work on requests that arrived together one after
-      // another, so that each one waited for the others: at 4 connections and 50 ms, 70 ms a
-      // request instead of 57. (With a fault to act, the answer comes after the latency, as before.)
+      // latency first would make this one thread work on requests that arrived together one after
+      // another, each waiting for the others. (With a fault to act, the answer comes after the
+      // latency, as before.)
       const ready = action === undefined ? this.prepare(req, answer()) : undefined;
       const delay = this.latencyMs + plan.latencyMs;
       if (delay > 0) await this.sleep(delay);

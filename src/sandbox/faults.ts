@@ -1,44 +1,6 @@
 // Faults the sandbox injects on demand, so clients can be tested against the failures of a real
 // network and server. Deterministic: which request a fault hits depends only on request order.
-//
-// Grammar of a fault spec (one per --fault flag or array element):
-//
-//   SPEC     := KIND [ ':' OPTION { ',' OPTION } ]
-//   OPTION   := KEY '=' VALUE            (VALUE runs to the next ','; it may contain '=')
-//
-//   KIND             what happens                                     KIND-specific options
-//   latency          wait before answering                            ms=N (required)
-//   429              429 Too Many Requests, DRF-style JSON body       retry_after=SECONDS | retry_after_date=SECONDS
-//   500              500 with Django's HTML error page                retry_after…, as for 429
-//   502 / 504        HTML body from a "load balancer"                 retry_after…
-//   503              DRF's JSON "Service temporarily unavailable"     retry_after…
-//   reset            destroy the socket (TCP RST) before answering    –
-//   stall-headers    never send the status line: the client must time out
-//   stall-body       send headers (full Content-Length) and part of the body, then stall   bytes=N
-//   truncate         send part of the JSON body, then end the response cleanly (chunked)  bytes=N
-//   invalid-record   one record of a page gets a bad field            field=NAME (default value_inc_vat),
-//                                                                     value=TEXT (default abc; 'missing'
-//                                                                     deletes the field, 'null' sets null),
-//                                                                     index=N (record, default 0)
-//   dispatches-vanish  planned dispatches: the first slot gone, the second moved 30 min later  –
-//   dispatches-late    completed dispatches: those that ended in the last 24 h held back      –
-//   graphql-error      a GraphQL field answers errors[] with extensions.errorCode               code=TEXT (default
-//                                                                     KT-CT-4340), field=NAME (default
-//                                                                     flexPlannedDispatches)
-//
-// The three GraphQL kinds count only GraphQL requests that ask for their field
-// (flexPlannedDispatches, completedDispatches, or field=): path= is matched against '/v1/graphql/'.
-//
-//   Selectors, for every kind:
-//   path=SUBSTRING   only requests whose path+query contains SUBSTRING
-//   after=N          skip the first N matching requests (default 0)
-//   every=N          then hit every Nth matching request (default 1 = each one)
-//   times=N          hit at most N requests in all (default unlimited)
-//
-// retry_after=S sends `Retry-After: S`; retry_after_date=S sends an HTTP date S seconds from now.
-// bytes defaults to half the body. invalid-record counts only 200 responses that carry records.
-// When several non-latency faults hit one request the first listed wins (the others still count it);
-// latency faults add up and combine with any other fault.
+// The grammar of a spec is above parseFaultSpec.
 import { UsageError } from '../errors.js';
 
 export const FAULT_KINDS = [
@@ -97,7 +59,48 @@ export function graphqlFaultField(fault: FaultSpec): string {
 
 export const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set(['429', '500', '502', '503', '504']);
 
-/** Parses one spec; a malformed spec throws a UsageError that quotes it. */
+/**
+ * Parses one spec; a malformed spec throws a UsageError that quotes it.
+ *
+ * Grammar of a fault spec (one per --fault flag or array element):
+ *
+ *   SPEC     := KIND [ ':' OPTION { ',' OPTION } ]
+ *   OPTION   := KEY '=' VALUE            (VALUE runs to the next ','; it may contain '=')
+ *
+ *   KIND             what happens                                     KIND-specific options
+ *   latency          wait before answering                            ms=N (required)
+ *   429              429 Too Many Requests, DRF-style JSON body       retry_after=SECONDS | retry_after_date=SECONDS
+ *   500              500 with Django's HTML error page                retry_after…, as for 429
+ *   502 / 504        HTML body from a "load balancer"                 retry_after…
+ *   503              DRF's JSON "Service temporarily unavailable"     retry_after…
+ *   reset            destroy the socket (TCP RST) before answering    –
+ *   stall-headers    never send the status line: the client must time out
+ *   stall-body       send headers (full Content-Length) and part of the body, then stall   bytes=N
+ *   truncate         send part of the JSON body, then end the response cleanly (chunked)  bytes=N
+ *   invalid-record   one record of a page gets a bad field            field=NAME (default value_inc_vat),
+ *                                                                     value=TEXT (default abc; 'missing'
+ *                                                                     deletes the field, 'null' sets null),
+ *                                                                     index=N (record, default 0)
+ *   dispatches-vanish  planned dispatches: the first slot gone, the second moved 30 min later  –
+ *   dispatches-late    completed dispatches: those that ended in the last 24 h held back      –
+ *   graphql-error      a GraphQL field answers errors[] with extensions.errorCode               code=TEXT (default
+ *                                                                     KT-CT-4340), field=NAME (default
+ *                                                                     flexPlannedDispatches)
+ *
+ * The three GraphQL kinds count only GraphQL requests that ask for their field
+ * (flexPlannedDispatches, completedDispatches, or field=): path= is matched against '/v1/graphql/'.
+ *
+ *   Selectors, for every kind:
+ *   path=SUBSTRING   only requests whose path+query contains SUBSTRING
+ *   after=N          skip the first N matching requests (default 0)
+ *   every=N          then hit every Nth matching request (default 1 = each one)
+ *   times=N          hit at most N requests in all (default unlimited)
+ *
+ * retry_after=S sends `Retry-After: S`; retry_after_date=S sends an HTTP date S seconds from now.
+ * bytes defaults to half the body. invalid-record counts only 200 responses that carry records.
+ * When several non-latency faults hit one request the first listed wins (the others still count it);
+ * latency faults add up and combine with any other fault.
+ */
 export function parseFaultSpec(text: string): FaultSpec {
   const fail = (why: string): never => {
     throw new UsageError(`fault spec '${text}': ${why}`);

@@ -1,6 +1,6 @@
 // A real DuckDB warehouse holding the sandbox's recorded Agile prices of regions A and J, built the
-// way users build one: runIngest against a local sandbox (about 2 s, ~158k half-hours; in the
-// `spec` profile, 100 a page and throttled, about 25 s).
+// way users build one: runIngest against a local sandbox (in the `spec` profile, 100 a page and
+// throttled, so it takes longer).
 import { join } from 'node:path';
 import { loadConfig } from '../../src/config/loadConfig.js';
 import { runIngest } from '../../src/ingest/ingest.js';
