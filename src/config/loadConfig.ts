@@ -1,11 +1,8 @@
 // The one place that reads process.env and the config file: everything else receives a Config.
 // Precedence: command-line flags > environment > config file > defaults.
-// zod is loaded only when there is a config file to validate (a cron line pays start-up on every
-// run); its CommonJS build is required, the one that can be loaded from a synchronous function.
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import type * as Zod from 'zod';
+import { z } from 'zod';
 import { normaliseBaseUrl } from '../api/urls.js';
 import { UsageError } from '../errors.js';
 import { parseCron } from '../cron/fireTimes.js';
@@ -18,50 +15,42 @@ export const DEFAULT_CALORIFIC_VALUE = 39.5;
 /** Half an hour, the rates job's period: a stuck run holds the database at most one tick. */
 export const DEFAULT_MAX_RUN_SECONDS = 1800;
 
+const scheduleSchema = z.string().min(1);
+
 /** The config file's shape (zod: the one that names each bad key). */
-function fileSchema(z: typeof Zod.z) {
-  const scheduleSchema = z.string().min(1);
-  return z.strictObject({
-    db: z.string().min(1).optional(),
-    base_url: z.string().min(1).optional(),
-    tariffs: z.array(z.string().regex(/^[EG]-(1R|2R)-[A-Z0-9-]+-[A-P]$/, 'a tariff code like E-1R-AGILE-24-10-01-C')).optional(),
-    products: z.array(z.strictObject({
-      code: z.string().min(1),
-      regions: z.array(z.string().regex(/^[A-P]$/, 'a region letter A-P')).min(1),
-    })).optional(),
-    accounts: z.array(z.string().min(1)).optional(),
-    default_from: z.string().min(1).optional(),
-    lookback_hours: z.number().int().min(0).max(24 * 14).optional(),
-    concurrency: z.number().int().min(1).max(32).optional(),
-    max_run_seconds: z.number().int().min(0).max(7 * 24 * 3600).optional(),
-    schedules: z.strictObject({
-      products: scheduleSchema.optional(),
-      rates: scheduleSchema.optional(),
-      day_ahead: scheduleSchema.optional(),
-      dispatches: scheduleSchema.optional(),
-      reports: scheduleSchema.optional(),
-    }).optional(),
-    reports: z.strictObject({
-      dir: z.string().min(1).optional(),
-      formats: z.array(z.enum(['csv', 'parquet', 'html'])).min(1).optional(),
-    }).optional(),
-    consumption: z.boolean().optional(),
-    gas: z.strictObject({
-      calorific_value: z.number().min(30).max(50).optional(),
-      unit: z.enum(['m3', 'kWh']).optional(),
-    }).optional(),
-    payment_method: z.enum(['DIRECT_DEBIT', 'NON_DIRECT_DEBIT']).optional(),
-  });
-}
+const fileSchema = z.strictObject({
+  db: z.string().min(1).optional(),
+  base_url: z.string().min(1).optional(),
+  tariffs: z.array(z.string().regex(/^[EG]-(1R|2R)-[A-Z0-9-]+-[A-P]$/, 'a tariff code like E-1R-AGILE-24-10-01-C')).optional(),
+  products: z.array(z.strictObject({
+    code: z.string().min(1),
+    regions: z.array(z.string().regex(/^[A-P]$/, 'a region letter A-P')).min(1),
+  })).optional(),
+  accounts: z.array(z.string().min(1)).optional(),
+  default_from: z.string().min(1).optional(),
+  lookback_hours: z.number().int().min(0).max(24 * 14).optional(),
+  concurrency: z.number().int().min(1).max(32).optional(),
+  max_run_seconds: z.number().int().min(0).max(7 * 24 * 3600).optional(),
+  schedules: z.strictObject({
+    products: scheduleSchema.optional(),
+    rates: scheduleSchema.optional(),
+    day_ahead: scheduleSchema.optional(),
+    dispatches: scheduleSchema.optional(),
+    reports: scheduleSchema.optional(),
+  }).optional(),
+  reports: z.strictObject({
+    dir: z.string().min(1).optional(),
+    formats: z.array(z.enum(['csv', 'parquet', 'html'])).min(1).optional(),
+  }).optional(),
+  consumption: z.boolean().optional(),
+  gas: z.strictObject({
+    calorific_value: z.number().min(30).max(50).optional(),
+    unit: z.enum(['m3', 'kWh']).optional(),
+  }).optional(),
+  payment_method: z.enum(['DIRECT_DEBIT', 'NON_DIRECT_DEBIT']).optional(),
+});
 
-let schema: ReturnType<typeof fileSchema> | undefined;
-
-export function configFileSchema(): ReturnType<typeof fileSchema> {
-  schema ??= fileSchema((createRequire(import.meta.url)('zod') as typeof Zod).z);
-  return schema;
-}
-
-export type ConfigFile = Zod.infer<ReturnType<typeof fileSchema>>;
+export type ConfigFile = z.infer<typeof fileSchema>;
 
 export interface Config {
   db: string;
@@ -212,7 +201,7 @@ export function readConfigFile(file: string): ConfigFile {
   } catch (error) {
     throw new UsageError(`--config ${file}: not valid JSON (${(error as Error).message})`);
   }
-  const parsed = configFileSchema().safeParse(json);
+  const parsed = fileSchema.safeParse(json);
   if (!parsed.success) {
     // Every problem at once, each with its key: fixing a config should not take one run per error.
     const problems = parsed.error.issues.map((issue) => {

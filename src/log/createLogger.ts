@@ -1,11 +1,8 @@
 // pino on stderr; stdout is reserved for results. Piped or under cron: JSON lines, `info` by
 // default. On a terminal: one readable line per entry (pino-pretty, colour unless NO_COLOR or
 // --no-color), warnings and errors only by default, so results are not drowned in logs.
-// pino-pretty (with its colour and time libraries) is loaded only when a terminal needs it: cron
-// runs and pipes never use it.
-import { createRequire } from 'node:module';
 import { pino, type Logger, type DestinationStream } from 'pino';
-import type PinoPretty from 'pino-pretty';
+import pinoPretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -34,7 +31,6 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const base = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
   if (options.destination) return pino(base, options.destination);
   if (pretty) {
-    const pinoPretty = createRequire(import.meta.url)('pino-pretty') as typeof PinoPretty;
     return pino(base, pinoPretty({
       colorize: options.color ?? true,
       singleLine: true,
