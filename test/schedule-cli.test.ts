@@ -16,20 +16,20 @@ describe('tariffs schedule --list', () => {
   const tmp = tempDir('tariffs-list-');
   afterAll(() => tmp.remove());
 
-  it('lists each job over the fall-back weekend; a job at 01:30 runs once, at 01:30 GMT', async () => {
+  it('lists each job over the fall-back weekend; a job at 01:30 runs once, at 01:30 BST', async () => {
     const config = writeConfig(tmp.file('c.json'), { schedules: { products: '30 1 * * *' } });
     const result = await runCli(['schedule', '--list', '--config', config, '--now', '2026-10-24T12:00:00Z', '--hours', '48', '--format', 'json']);
     expect(result.code).toBe(0);
     const listed = JSON.parse(result.stdout) as { job: string; next: { at: string; local: string; triggers: string[] }[] }[];
     expect(listed.map((j) => j.job)).toEqual(['products', 'rates', 'reports']);
     expect(listed[0]!.next).toEqual([
-      { at: '2026-10-25T01:30:00Z', local: '2026-10-25T01:30:00+00:00', triggers: ['products'] },
+      { at: '2026-10-25T00:30:00Z', local: '2026-10-25T01:30:00+01:00', triggers: ['products'] },
       { at: '2026-10-26T01:30:00Z', local: '2026-10-26T01:30:00+00:00', triggers: ['products'] },
     ]);
     expect(listed[2]!.next.map((n) => n.local)).toEqual(['2026-10-24T20:15:00+01:00', '2026-10-25T20:15:00+00:00']);
     const rates = listed[1]!.next;
     expect(rates[0]).toEqual({ at: '2026-10-24T12:30:00Z', local: '2026-10-24T13:30:00+01:00', triggers: ['rates'] });
-    expect(rates.filter((n) => n.local.startsWith('2026-10-25T01:'))).toHaveLength(2); // 01:00 and 01:30 GMT only
+    expect(rates.filter((n) => n.local.startsWith('2026-10-25T01:'))).toHaveLength(4); // 01:00 and 01:30, BST and GMT
   });
 
   it('rejects a bad schedule in the config, naming it (exit 2)', async () => {

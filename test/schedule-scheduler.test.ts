@@ -1,4 +1,4 @@
-// The real Scheduler (node-cron underneath) driven by vitest's fake clock: what runs when across
+// The real Scheduler (croner underneath) driven by vitest's fake clock: what runs when across
 // 2026-03-29 and 2026-10-25 with a job at 01:30 local, one job at a time, backoff after
 // failures, follow-ups, and stopping with a job running. Jobs are stand-ins that record calls.
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -50,17 +50,18 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('Scheduler on the clock-change days (fake clock, node-cron underneath)', () => {
+describe('Scheduler on the clock-change days (fake clock, croner underneath)', () => {
   const days = [
     {
       name: 'spring forward 2026-03-29', start: '2026-03-28T23:00:00Z', hours: 26,
-      // 01:30 does not exist on the 29th: the 01:30 job next runs on the 30th, 01:30 BST.
-      products: ['2026-03-30T00:30:00Z'],
+      // 01:30 does not exist on the 29th: the 01:30 job runs when the clocks resume (02:00 BST),
+      // then on the 30th at 01:30 BST.
+      products: ['2026-03-29T01:00:00Z', '2026-03-30T00:30:00Z'],
     },
     {
       name: 'fall back 2026-10-25', start: '2026-10-24T22:00:00Z', hours: 27,
-      // 01:30 happens twice on the 25th: one run, at 01:30 GMT.
-      products: ['2026-10-25T01:30:00Z'],
+      // 01:30 happens twice on the 25th: one run, at the first (01:30 BST).
+      products: ['2026-10-25T00:30:00Z'],
     },
   ];
   for (const day of days) {
@@ -86,7 +87,7 @@ describe('Scheduler on the clock-change days (fake clock, node-cron underneath)'
     });
   }
 
-  it('spring forward: the half-hourly job skips 01:00 and 01:30 and runs 46 times in the 23-hour day', async () => {
+  it('spring forward: the half-hourly job runs 46 times in the 23-hour day', async () => {
     vi.useFakeTimers({ now: new Date('2026-03-28T23:59:00Z') });
     const calls: Call[] = [];
     const scheduler = new Scheduler({ jobs: standIns(calls), config: configWith({ day_ahead: 'off', products: 'off', reports: 'off' }), logger: silentLogger() });
@@ -98,7 +99,7 @@ describe('Scheduler on the clock-change days (fake clock, node-cron underneath)'
     expect(rates.slice(0, 4)).toEqual(['2026-03-29T00:00:00Z', '2026-03-29T00:30:00Z', '2026-03-29T01:00:00Z', '2026-03-29T01:30:00Z']);
   });
 
-  it('fall back: the half-hourly job pauses from 00:30 BST to 01:00 GMT and runs 48 times in the 25-hour day', async () => {
+  it('fall back: the half-hourly job runs through both passes of the repeated hour, 50 times in the 25-hour day', async () => {
     vi.useFakeTimers({ now: new Date('2026-10-24T22:59:00Z') });
     const calls: Call[] = [];
     const scheduler = new Scheduler({ jobs: standIns(calls), config: configWith({ day_ahead: 'off', products: 'off', reports: 'off' }), logger: silentLogger() });
@@ -106,8 +107,9 @@ describe('Scheduler on the clock-change days (fake clock, node-cron underneath)'
     await vi.advanceTimersByTimeAsync(25 * 3_600_000);
     await scheduler.stop();
     const rates = at(calls, 'rates');
-    expect(rates).toHaveLength(48);
-    expect(rates.slice(0, 4)).toEqual(['2026-10-24T23:00:00Z', '2026-10-24T23:30:00Z', '2026-10-25T01:00:00Z', '2026-10-25T01:30:00Z']);
+    expect(rates).toHaveLength(50);
+    expect(rates.slice(0, 6)).toEqual(['2026-10-24T23:00:00Z', '2026-10-24T23:30:00Z', '2026-10-25T00:00:00Z', '2026-10-25T00:30:00Z',
+      '2026-10-25T01:00:00Z', '2026-10-25T01:30:00Z']);
   });
 });
 

@@ -1,19 +1,13 @@
 -- consumption_pricing(meter, scenarios, range_from, range_to, payment := 'DIRECT_DEBIT',
--- whole_days := false): every half-hour of a meter's consumption priced under each scenario, a
--- list of tariff codes where 'actual' means "the tariff of the agreement in force at that instant".
--- meter is 'MPAN' (all its serials summed) or 'MPAN:SERIAL'. The half-hours are every half-hour of
--- [range_from, range_to) (a NULL bound: the first reading / the end of the last one); with
--- whole_days the local days whose midnight lies in that range, whole. A half-hour without a
--- reading or without a price keeps NULL cost (never zero) and is flagged by has_reading/has_price.
--- Costs are pence, unrounded. Unit rates: rate_type standard, the payment method given or none.
--- carried: the price is the tariff's last published rate, one without an end (valid_to NULL),
--- carried forward to this half-hour; carried_from: that rate's first Europe/London day.
--- Intelligent Octopus Go: where the meter's account has such an agreement, the price is the one
--- effective_rates_with(dispatches) gives (dispatched half-hours at the off-peak price, the daily
--- cap): dispatches 'default' (completed ones, the plan for the future), 'completed', 'planned'
--- or 'none' (the night band only).
--- meter_ref → readings → bounds → days → slots → assigned (scenario's tariff) → prices
--- (→ effective) → final.
+-- whole_days := false, dispatches := 'default'): every half-hour of a meter ('MPAN', its serials
+-- summed, or 'MPAN:SERIAL') priced under each scenario (a tariff code, or 'actual': the agreement
+-- in force then). Half-hours: [range_from, range_to) (a NULL bound: the first reading / the end
+-- of the last), with whole_days the local days whose midnight lies in it. No reading or no price:
+-- NULL cost (never zero), flagged by has_reading/has_price. Pence, unrounded; unit rates of
+-- rate_type standard, the payment method given or none. carried: priced at the tariff's last rate
+-- without an end (carried_from: its first local day). Intelligent Octopus Go accounts: prices of
+-- effective_rates_with(dispatches): 'default', 'completed', 'planned' or 'none' (night band only).
+-- meter_ref → readings → bounds → slots → assigned (scenario's tariff) → prices (→ effective) → final.
 CREATE OR REPLACE MACRO consumption_pricing(meter, scenarios, range_from, range_to,
                                             payment := 'DIRECT_DEBIT', whole_days := false,
                                             dispatches := 'default') AS TABLE
@@ -46,15 +40,14 @@ bounds AS (
                 ELSE (SELECT min(day_start) FROM london_days WHERE day_start >= t) END AS b_to
     FROM raw_bounds
 ),
-days AS (
-    SELECT d.local_date, d.day_start, unnest(range(d.slots)) AS i
-    FROM london_days AS d, bounds AS b
-    WHERE d.day_end > b.b_from AND d.day_start < b.b_to
-),
 slots AS (
-    SELECT local_date, day_start + to_minutes(30 * i) AS slot_start, CAST(i + 1 AS SMALLINT) AS settlement_period
-    FROM days, bounds AS b
-    WHERE day_start + to_minutes(30 * i) >= b.b_from AND day_start + to_minutes(30 * i) < b.b_to
+    -- every half-hour of the bounds, on the local days' grid (london_days), its fields london_local's
+    SELECT london_local(slot_start).local_date AS local_date, slot_start,
+           london_local(slot_start).settlement_period AS settlement_period
+    FROM (SELECT unnest(generate_series(d.day_start, d.day_end - INTERVAL 30 MINUTE, INTERVAL 30 MINUTE)) AS slot_start
+          FROM london_days AS d, bounds AS b
+          WHERE d.day_end > b.b_from AND d.day_start < b.b_to), bounds AS b
+    WHERE slot_start >= b.b_from AND slot_start < b.b_to
 ),
 scenario_list AS (
     -- a tariff of another fuel or direction than the meter's is refused, never priced
@@ -85,11 +78,9 @@ prices AS (
     -- The range: the one asked for, else the meter's readings, 48 hours either side (whole_days
     -- moves a bound at most to a neighbouring local midnight). Two branches, of which DuckDB keeps
     -- the one the arguments call for: with both bounds given, the range as plain values, which
-    -- DuckDB filters the scan by (the cost bench's call: 39 -> 18 ms for these rates); without,
-    -- each bound one scalar subquery on the macro's own arguments: rate_slots_for names each
-    -- several times, and DuckDB 1.1-1.3 plan a subquery over the bounds' CTEs again at each name
-    -- (tariff_comparison took 2-4 times as long there), and an expression around a subquery is
-    -- worked out again for every row it filters.
+    -- DuckDB filters the scan by; without, each bound one scalar subquery on the macro's own
+    -- arguments (DuckDB 1.1-1.3 plan a subquery over the bounds' CTEs again at each of
+    -- rate_slots_for's uses of it).
     SELECT tariff_code, slot_start, value_inc_vat, value_exc_vat
     FROM rate_slots_for(
         (SELECT list_concat(CAST(scenarios AS VARCHAR[]), list(tariff_code))

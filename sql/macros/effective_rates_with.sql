@@ -1,41 +1,14 @@
--- effective_rates_with(dispatch_mode, meter := NULL): per half-hour of an account's Intelligent Octopus Go
--- agreement (a tariff with a night band, tariffs.night_start_minutes, or an INTELLI product code),
--- the unit price that applies once dispatches are counted, and why (issue 28). The view
--- effective_rates is this with 'default'.
--- dispatch_mode: 'completed' (completed dispatches only), 'planned' (the current plan only: planned
--- dispatches not superseded), 'none' (the night band only), 'default' (what the bill will use:
--- completed dispatches, and the current plan for the half-hours ending after the account's latest
--- successful completed-dispatch fetch, i.e. those completed dispatches cannot speak for yet).
--- meter: 'MPAN' (or 'MPAN:SERIAL') keeps that meter point's rows only (the cost macros' way).
--- Sources of the rules (the platform documents none of them; read with the search tool):
---   * the cap: Octopus's own wording quoted in BottlecapDave/HomeAssistant-OctopusEnergy issue
---     #1615 ("up to 6 hours of super-cheap smart charging every 24 hours – … during your home's
---     off-peak hours (11:30pm - 05:30am), outside those times, or a mix of both"), and
---     Webreaper/SolisAgileManager issue #215 ("a hard limit of 6 hours of EV charging, whether that
---     is inside or outside the 23:30 - 05:30 period"; beyond it, full price); issue #1708 of the
---     former: dispatched daytime slots billed at the day rate once the cap applied;
---   * the day the cap counts over: no source says; springfall2008/batpred issue #4950 shows a
---     budget keyed on a midday boundary mis-pricing a long dispatch, so here it is keyed on each
---     half-hour's own Europe/London date, as the night band's days are (off_peak_periods);
---   * boosts: batpred's rate_add_io_slots skips "bump-charge" slots and slots away from home;
---     BottlecapDave's adjust_intelligent_rates credits planned smart-charge dispatches and every
---     completed one, at the lowest of the rates it is given;
---   * whole half-hours: issue 28 (a dispatch touching a half-hour makes all of it off-peak).
--- The rules:
---   * billing is per whole half-hour: a dispatch touching a half-hour makes all of it off-peak;
---   * the off-peak price is the lowest price of that tariff's Europe/London day (the night rate);
---   * planned dispatches of type BOOST are not smart charges and earn nothing; completed ones
---     (which do not say) count unless their location says they were away from home;
---   * the cap: at most 12 dispatched half-hours (6 hours) per Europe/London day, counted in time
---     order whether inside the night band or not; a dispatched half-hour outside the band past
---     the 12th keeps its standard price (capped = true).
--- source: night_band, completed_dispatch, planned_dispatch or standard. provisional: the price
--- rests on a plan, or completed dispatches may still arrive for it (it ended less than two days
--- before the latest completed fetch, or after it, or there was none).
--- Same rows in any session TimeZone: half-hours are keyed by epoch microseconds // 30 min, wall
--- time comes from london_local's fields stored in rate_slots, the band test uses those.
--- iog → slots (rates of the accounts' IOG agreements) → day_low → known → spans → dispatched (half-hours touched)
--- → flagged → counted (the cap) → final.
+-- effective_rates_with(dispatch_mode, meter := NULL): per half-hour of an account's Intelligent
+-- Octopus Go agreement (a tariff with a night band, or an INTELLI product code), the unit price once
+-- dispatches are counted, and why. The view effective_rates is this with 'default'.
+-- dispatch_mode: 'default', 'completed', 'planned' or 'none'; meter: 'MPAN' (or 'MPAN:SERIAL')
+-- keeps that meter point's rows only. The billing rules and their sources:
+-- docs/decisions/intelligent-octopus-go-billing.md. source: night_band, completed_dispatch,
+-- planned_dispatch or standard; provisional: the price rests on a plan or may still change.
+-- Same rows in any session TimeZone: half-hours are keyed by epoch microseconds // 30 min; wall
+-- time comes from london_local's fields stored in rate_slots.
+-- iog → slots → day_low → known → spans → dispatched (half-hours touched) → flagged → counted
+-- (the cap) → final.
 CREATE OR REPLACE MACRO effective_rates_with(dispatch_mode, meter := NULL) AS TABLE
 WITH iog AS (
     SELECT tariff_code, night_start_minutes AS night_start, night_end_minutes AS night_end
@@ -56,7 +29,7 @@ slots AS (
     JOIN iog AS i ON i.tariff_code = a.tariff_code
     -- the rates of these tariffs alone (of the meter's agreements, when one meter is asked for):
     -- rate_slots_for narrows the long rates before expanding them, so a meter without such an
-    -- agreement expands none (its cost macros' calls: 16 ms of 110 each before, the demo's)
+    -- agreement expands none
     JOIN rate_slots_for((SELECT coalesce(list(DISTINCT g.tariff_code), CAST([] AS VARCHAR[]))
                          FROM iog AS g JOIN agreements AS ga ON ga.tariff_code = g.tariff_code
                          WHERE meter IS NULL OR ga.meter_point = split_part(CAST(meter AS VARCHAR), ':', 1)),

@@ -1,20 +1,13 @@
--- london_local(utc): the Europe/London view of an instant, the one place these fields are derived
--- (unit_rates, standing_charges and consumption store them at ingest; rate_slots derives them for
--- the half-hours of long rates). A struct:
---   local_date          DATE       the Europe/London calendar date
---   local_start         TIMESTAMP  the wall-clock time (01:30 appears twice on a fall-back day)
---   utc_offset_minutes  SMALLINT   wall clock minus UTC: 0 in GMT, 60 in BST
---   settlement_period   SMALLINT   1-based half-hour of the local day, counted as time elapsed
---                                  since local midnight (1..46/48/50): on a fall-back day 01:30
---                                  BST is period 4 and 01:30 GMT period 6
--- The UK rule comes from the time zone database (ICU's timezone()), not from this file. The answer
--- does not depend on the session's TimeZone: timezone('Europe/London', …) names its zone both ways
--- (instant → wall time, and local midnight → instant), and the period is a difference of epoch
--- microseconds (subtracting two TIMESTAMPTZ would count days in the session's zone).
--- Cost: two ICU conversions a row (~1.3 µs more than the former arithmetic on london_days: 1M
--- half-hours in 1.7-2.5 s against 0.5-1.0 s, one thread, CREATE TEMP TABLE AS over the macro).
--- Use:  SELECT l.local_date, l.settlement_period FROM (SELECT london_local(valid_from) AS l FROM unit_rates)
---       or london_local(valid_from).local_date
+-- london_local(utc): the Europe/London view of an instant, the one place SQL derives it. A struct:
+--   local_date DATE, local_start TIMESTAMP (wall clock; 01:30 twice on a fall-back day),
+--   utc_offset_minutes SMALLINT (wall clock minus UTC: 0 in GMT, 60 in BST),
+--   settlement_period SMALLINT (1-based half-hour of the local day, counted as time elapsed since
+--   local midnight: 1..46/48/50; on a fall-back day 01:30 BST is period 4, 01:30 GMT period 6).
+-- The UK rule is the time zone database's (ICU's timezone()). The answer does not depend on the
+-- session's TimeZone: timezone('Europe/London', …) names its zone both ways, and the period is a
+-- difference of epoch microseconds (subtracting two TIMESTAMPTZ counts days in the session's zone).
+-- The calendar of whole days (bounds, 46/48/50 half-hours) is the table london_days.
+-- Use: london_local(valid_from).local_date, or SELECT l.* FROM (SELECT london_local(x) AS l FROM t)
 CREATE OR REPLACE MACRO london_local(utc) AS {
     'local_date': CAST(timezone('Europe/London', utc) AS DATE),
     'local_start': timezone('Europe/London', utc),

@@ -1,25 +1,14 @@
--- rate_slots_for(tariff_codes, range_from, range_to): the rows of rate_slots (see
--- sql/views/rate_slots.sql, which is this with three NULLs) of the tariffs in the list
--- tariff_codes, for the half-hours starting in [range_from, range_to); a NULL argument does not
--- narrow. For a question whose tariffs or range are known only as the query runs (a subquery: the
--- meter's agreements, its readings' first and last half-hour): DuckDB pushes a filter of constants
--- on the view down to the long rates' rows before they are expanded to half-hours, but a filter
--- holding a subquery stays above the expansion, and every long rate of every tariff is then
--- expanded and given its London fields (two ICU conversions a half-hour). Here the arguments
--- narrow long_unit_rates before the expansion and the half-hours before london_local.
--- scenario_monthly_costs of one demo meter (3 Agile tariffs and 'actual'): 448,656 long-rate
--- half-hours expanded and localised for the 35,136 it prices, 0.29 s of its 0.64 s.
--- Half-hourly rates are a projection of unit_rates; longer rates (fixed, day/night; kept also in
--- the small long_unit_rates, so unit_rates is scanned once) are expanded to their half-hours,
--- open-ended ones up to three days past today (the bounded horizon). A half-hourly rate is one
--- whose stored duration_us is 1800000000: row groups of half-hours pass on their min/max alone,
--- where working durations out of valid_from and valid_to cost a third of a daily_stats scan.
--- Four-rate EV tariffs (tariffs.night_start_minutes/night_end_minutes set): the night rate covers
--- the half-hours whose Europe/London wall-clock start lies in the night band, the day rate the
--- others, together one series (rate_type standard): their meter has one register.
--- Any session TimeZone gives the same rows: instants are worked out as instants (epoch
--- microseconds, minute intervals), local fields by london_local (sql/macros/london_local.sql), the
--- macro that derived the stored ones of unit_rates.
+-- rate_slots_for(tariff_codes, range_from, range_to): the rows of rate_slots (sql/views/rate_slots.sql
+-- is this with three NULLs) of the listed tariffs, for the half-hours starting in [range_from,
+-- range_to); a NULL argument does not narrow. For tariffs or a range known only as the query runs
+-- (a subquery): DuckDB pushes a filter of constants on the view down below the expansion of long
+-- rates, but not one holding a subquery; here the arguments narrow long_unit_rates before it.
+-- Half-hourly rates (stored duration_us 1800000000) are a projection of unit_rates; longer ones
+-- (long_unit_rates) are expanded to their half-hours, open-ended ones up to three days past today.
+-- Four-rate EV tariffs (tariffs.night_start_minutes set): the night rate covers the half-hours whose
+-- Europe/London wall-clock start lies in the night band, the day rate the others, one series
+-- (rate_type standard). Any session TimeZone gives the same rows: instants are worked out as
+-- instants (epoch microseconds, minute intervals), local fields by london_local.
 CREATE OR REPLACE MACRO rate_slots_for(tariff_codes, range_from, range_to) AS TABLE
 WITH half_hourly AS (
     SELECT tariff_code, rate_type, payment_method,

@@ -33,7 +33,7 @@ SELECT
     -- the run: UTC instants, then Europe/London day (of its start) and wall times with offset
     start,
     "end",
-    CAST(timezone('Europe/London', start) AS DATE) AS local_date,
+    london_local(start).local_date AS local_date,
     london_iso(start) AS local_start,
     london_iso("end") AS local_end,
     CAST(slots AS INTEGER) AS slots,

@@ -1,7 +1,6 @@
-// A strict reading of a cron expression's fields, before node-cron's: node-cron quietly accepts
-// some nonsense (`*/61 * * * *` runs hourly, a step beyond the field's range only ever hits its
-// start), so every value, range and step is checked against its field's range here, with the field
-// named in the error.
+// A strict reading of a cron expression's fields before croner parses it: every value, range and
+// step is checked against its field's range (a step beyond the range, `*/61`, would fire only at
+// its start), with the field named in the error.
 
 interface FieldRange {
   name: string;

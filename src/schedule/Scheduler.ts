@@ -1,4 +1,4 @@
-// The daemon behind `tariffs schedule`: node-cron tasks (timezone Europe/London) that only put
+// The daemon behind `tariffs schedule`: croner jobs (timezone Europe/London) that only put
 // runs in one queue; the queue runs one job at a time across all jobs, since they share the
 // database. Ticks never stack: a job already queued takes the extra trigger (so rates and
 // day_ahead at 16:00 make one run), a tick of the schedule that started the running run is
@@ -6,10 +6,11 @@
 // (busy) is no failure: it is retried after busyRetryMs, and no tick is skipped for it. A run that
 // stored new rates queues its follow-ups. The database is never held here: each job opens the
 // working file while it works and publishes the analysts' file (WriteSession).
-import { createTask, type ScheduledTask, type TaskContext } from 'node-cron';
+import { Cron } from 'croner';
 import type { Config } from '../config/loadConfig.js';
 import type { Logger } from '../log/createLogger.js';
-import { LONDON_TIME_ZONE, formatLocal } from '../time/index.js';
+import { CRON_OPTIONS } from '../cron/fireTimes.js';
+import { formatLocal } from '../time/index.js';
 import { Backoff } from './Backoff.js';
 import type { JobDefinition, JobName } from './Job.js';
 import { jobEnabled, resolveSchedules, type ResolvedSchedule } from './resolveSchedules.js';
@@ -52,16 +53,13 @@ interface Running extends Pending {
   done: Promise<void>;
 }
 
-/** Ticks later than this (a blocked event loop) still run; node-cron's default is 1 s. */
-const MISSED_TOLERANCE_MS = 60_000;
-
 export class Scheduler {
   readonly schedules: ResolvedSchedule[];
   private readonly jobs: Map<JobName, JobDefinition>;
   private readonly now: () => Date;
   private readonly backoff: Backoff;
   private readonly logger: Logger;
-  private tasks: ScheduledTask[] = [];
+  private tasks: Cron[] = [];
   private queue: Pending[] = [];
   private current: Running | undefined;
   private stopping = false;
@@ -77,27 +75,18 @@ export class Scheduler {
   }
 
   start(): void {
-    const cronLogger = {
-      info: (m: string) => this.logger.debug(m),
-      warn: (m: string) => this.logger.warn(m),
-      error: (m: string | Error) => this.logger.error({ err: m instanceof Error ? { message: m.message } : undefined }, String(m)),
-      debug: (m: string | Error) => this.logger.debug(String(m)),
-    };
     for (const schedule of this.schedules) {
-      const task = createTask(schedule.expression, (ctx: TaskContext) => {
-        this.enqueue(schedule.job, schedule.key, ctx.date);
-      }, {
-        timezone: LONDON_TIME_ZONE, name: `${schedule.job}:${schedule.key}`, noOverlap: true,
-        missedExecutionTolerance: MISSED_TOLERANCE_MS, logger: cronLogger,
+      // A tick only queues a run; croner calls late ticks (a blocked event loop) once, late.
+      const task = new Cron(schedule.expression, {
+        ...CRON_OPTIONS,
+        catch: (error) => this.logger.error({ job: schedule.job, schedule: schedule.key, err: { message: String(error) } }, 'tick failed'),
+      }, () => {
+        // the tick's own second (croner fires at or just after it): coinciding ticks count once
+        this.enqueue(schedule.job, schedule.key, new Date(Math.floor(this.now().getTime() / 1000) * 1000));
       });
-      task.on('execution:missed', (ctx) => {
-        this.logger.warn({ job: schedule.job, schedule: schedule.key, at: ctx.date.toISOString() }, 'tick missed (event loop blocked)');
-      });
-      void task.start();
       this.tasks.push(task);
-      // node-cron's own next run (what this task will do); `schedule --list` shows the same
-      // instants from src/cron/fireTimes.ts, tested against node-cron in schedule-fire-times.
-      const next = task.getNextRun();
+      // croner's own next run: `schedule --list` shows the same instants (src/cron/fireTimes.ts)
+      const next = task.nextRun();
       this.logger.info({
         job: schedule.job, schedule: schedule.key, cron: schedule.expression,
         next: next ? formatLocal(next) : null,
@@ -161,7 +150,7 @@ export class Scheduler {
     this.stopping = true;
     for (const timer of this.retries.values()) clearTimeout(timer);
     this.retries.clear();
-    for (const task of this.tasks) await task.destroy();
+    for (const task of this.tasks) task.stop();
     this.tasks = [];
     this.queue = [];
     const current = this.current;

@@ -1,11 +1,9 @@
 // Instants (UTC) seen from Europe/London: the offset, the local date, the local day's bounds and
 // length, the half-hour settlement period an instant starts, and the instants a wall-clock time
-// names. The UK rule comes from the time zone database (Node's ICU, through Intl), never from the
-// machine's own zone: only the offset is read from Intl, and everything else is arithmetic on epoch
-// milliseconds. (It was read through date-fns-tz's formatInTimeZone, which reads the same Intl
-// offset; its ES module build imports the whole date-fns index, about 250 modules, which every
-// command paid at start-up for this one field. test/time.test.ts still checks against date-fns-tz.)
+// names. The offset comes from the time zone database through date-fns-tz's getTimezoneOffset
+// (never from the machine's own zone); everything else is arithmetic on epoch milliseconds.
 // The SQL side derives the same fields with sql/macros/london_local.sql.
+import { getTimezoneOffset } from 'date-fns-tz/getTimezoneOffset';
 import { DAY_MS, MINUTE_MS, formatDays } from './civil.js';
 import { InvalidTimeError } from './InvalidTimeError.js';
 import { localDateDays } from './localDates.js';
@@ -16,17 +14,11 @@ export const LONDON_TIME_ZONE = 'Europe/London';
 /** Length of one price slot. */
 export const HALF_HOUR_MS = 30 * MINUTE_MS;
 
-let offsetFormat: Intl.DateTimeFormat | undefined;
-
-/** The zone's offset at `utcMs` from the tz database: Intl's `longOffset` name, `GMT+01:00` (or
- *  `GMT` when the offset is zero). */
+/** The zone's offset at `utcMs`, from the tz database. */
 function tzOffsetMs(utcMs: number): number {
-  offsetFormat ??= new Intl.DateTimeFormat('en-US', { timeZone: LONDON_TIME_ZONE, timeZoneName: 'longOffset' });
-  const name = offsetFormat.formatToParts(utcMs).find((part) => part.type === 'timeZoneName')?.value ?? '';
-  const match = /^GMT(?:([+-])(\d{2}):(\d{2}))?$/.exec(name);
-  if (!match) throw new InvalidTimeError(`no ${LONDON_TIME_ZONE} offset at ${new Date(utcMs).toISOString()}: Intl gave '${name}'`, name);
-  const minutes = match[1] ? Number(match[2]) * 60 + Number(match[3]) : 0;
-  return (match[1] === '-' ? -minutes : minutes) * MINUTE_MS;
+  const offset = getTimezoneOffset(LONDON_TIME_ZONE, new Date(utcMs));
+  if (Number.isNaN(offset)) throw new InvalidTimeError(`no ${LONDON_TIME_ZONE} offset at ${new Date(utcMs).toISOString()}`, String(utcMs));
+  return offset;
 }
 
 /** Per UTC day: the offset at its start, and the instant it changes (end of day when it does not). */
@@ -35,10 +27,9 @@ interface UtcDayOffsets {
   after: number;
   changeMs: number;
 }
-// Reading the offset costs ~50 µs, and callers go row by row (the sandbox formats every reading),
-// so each UTC day is asked twice (its start and the next day's) and the instant of a change, on the
-// two days a year that have one, found by bisection to the millisecond. Zones change their offset
-// at most once a day.
+// Callers go row by row (the sandbox formats every reading), so the tz database is asked twice per
+// UTC day (its start and the next day's), and the instant of a change, on the two days a year that
+// have one, found by bisection to the millisecond. Zones change their offset at most once a day.
 const utcDays = new Map<number, UtcDayOffsets>();
 
 function utcDayOffsets(day: number): UtcDayOffsets {

@@ -1,5 +1,5 @@
 // The instants of a rate page, read fast. The supplier writes every instant as
-// `2024-03-31T01:00:00Z`; a backfill reads two million of them, so this form is checked and
+// `2024-03-31T01:00:00Z`, and a backfill reads one per rate, so this form is checked and
 // converted by character codes, without a regular expression, a match array or Date.parse.
 // Anything else (offsets, fractions) is NaN here and goes the general way (zod, Date.parse).
 
