@@ -6,7 +6,7 @@ import { LONDON_TIME_ZONE } from '../time/index.js';
 import { cronFieldProblems } from './checkCronFields.js';
 
 /** What the daemon and the lister both give croner: Europe/London wall time; day-of-month AND
- *  day-of-week must both match (as node-cron had it), not either. */
+ *  day-of-week must both match, not either. */
 export const CRON_OPTIONS = { timezone: LONDON_TIME_ZONE, domAndDow: true } as const satisfies CronOptions;
 
 export interface CronSchedule {

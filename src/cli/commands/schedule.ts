@@ -1,4 +1,4 @@
-// `tariffs schedule`: the long-running scheduler (node-cron, Europe/London, one job at a time),
+// `tariffs schedule`: the long-running scheduler (croner, Europe/London, one job at a time),
 // or with --list each job's fire times over the next hours, from the same definitions.
 import type { Command } from 'commander';
 import { JOBS } from '../../../jobs/index.js';
