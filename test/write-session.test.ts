@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../src/log/createLogger.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { holdWriteLock, jobPaths, WriteSession } from '../src/store/WriteSession.js';
+import { runCli } from './helpers/runCli.js';
 import { query, tempDir } from './helpers/warehouseTools.js';
 
 const tmp = tempDir('tariffs-write-session-');
@@ -173,5 +174,22 @@ describe('WriteSession', () => {
     expect(existsSync(jobPaths(db).busyLog)).toBe(false);
     const release = await holdWriteLock(db);
     release();
+  });
+
+  it("status shows the size of the jobs' working file (none before a job wrote)", async () => {
+    const db = tmp.file('status.duckdb');
+    const direct = await Warehouse.open(db);
+    direct.close();
+    const before = await runCli(['status', '--db', db, '--format', 'json']);
+    expect(before.code, before.stderr).toBe(0);
+    expect(JSON.parse(before.stdout).working_file_bytes).toBeNull();
+    const session = await WriteSession.open(db);
+    await mark(session, 'job');
+    await session.finish();
+    const { work } = jobPaths(db);
+    const json = await runCli(['status', '--db', db, '--format', 'json']);
+    expect(JSON.parse(json.stdout).working_file_bytes).toBe(statSync(work).size);
+    const table = await runCli(['status', '--db', db, '--format', 'table']);
+    expect(table.stdout).toContain(`\nJobs' working file: ${work} (${(statSync(work).size / 1e6).toFixed(1)} MB)\n`);
   });
 });
