@@ -1,8 +1,10 @@
 // A writing command whose `--db` directory cannot be written fails at once, exit 1, with one line
-// naming the directory and why; a missing directory that can be made is made, as before.
+// naming the directory and why; a missing directory that can be made is made, as before; a
+// working file it may not read is reported so, and kept.
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { jobPaths } from '../src/store/WriteSession.js';
 import { CLI } from './helpers/runCli.js';
 import { tempDir } from './helpers/warehouseTools.js';
 
@@ -53,6 +55,23 @@ describe('--db in a directory that cannot be written', () => {
     expectOneLine(tariffs(['ingest', '--db', `${readOnly}/missing/w.duckdb`, '--tariff', 'E-1R-AGILE-18-02-21-J', '--base-url', 'http://127.0.0.1:9'], true),
       new RegExp(`the directory ${readOnly}/missing does not exist, and ${readOnly} does not let it be made \\(permission denied\\)`));
     expect(existsSync(`${readOnly}/.w.duckdb.job`)).toBe(false);
+  });
+
+  it.skipIf(!canDropRoot)("a working file the job may not read is reported as it is, not set aside as unreadable", () => {
+    const db = tmp.file('refused/w.duckdb');
+    expect(tariffs(['migrate', '--db', db]).code).toBe(0);
+    const { work, folder } = jobPaths(db);
+    chmodSync(work, 0o000);
+    try {
+      const result = tariffs(['migrate', '--db', db], true);
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr.trim().split('\n')).toHaveLength(1);
+      expect(result.stderr).toMatch(/Permission denied/i);
+    } finally {
+      chmodSync(work, 0o644);
+    }
+    expect(existsSync(`${folder}/unreadable`)).toBe(false);
+    expect(tariffs(['migrate', '--db', db]).code).toBe(0);
   });
 
   it('a missing directory that can be made is made', () => {
