@@ -1,7 +1,7 @@
 // The DuckDB file: opening it (read-write or read-only, with "busy" detected and retried briefly),
 // applying numbered migrations and (re)creating the views and macros of sql/, running queries.
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, linkSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { DuckDBConnection, DuckDBInstance, type DuckDBResultReader, type DuckDBValue } from './duckdb.js';
 import type { Logger } from 'pino';
@@ -9,8 +9,10 @@ import { DatabaseBusyError, TariffsError } from '../errors.js';
 import { silentLogger } from '../log/createLogger.js';
 import { sqlDir, warehouseTemplatePath } from '../paths.js';
 import { rowsToJs, type JsRow } from './rowsToJs.js';
+import { duckdbErrorKind, lockHolder } from './duckdbErrors.js';
 import { asStorageError } from './StorageError.js';
 import { storageCompatibilityConfig } from './storageCompatibility.js';
+import { ensureWritableDirectory } from './writableDirectory.js';
 
 export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
 
@@ -73,7 +75,7 @@ export class Warehouse {
     if (readOnly && !existsSync(path)) {
       throw new TariffsError('NO_DATABASE', `no database at ${file} (run \`tariffs ingest --db ${file}\` first)`);
     }
-    if (!readOnly) mkdirSync(dirname(path), { recursive: true });
+    if (!readOnly) ensureWritableDirectory(dirname(path), file);
     const template = readOnly || options.sqlDirectory !== undefined ? false : options.template ?? warehouseTemplatePath();
     if (template !== false && seedFromTemplate(path, template)) {
       try {
@@ -211,7 +213,7 @@ export class Warehouse {
       return;
     }
     // The bookkeeping tables made if missing, then what they hold, in two statements: every ingest
-    // opens the file before its first request, and a statement costs DuckDB 1-5 ms.
+    // opens the file before its first request.
     await this.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
         version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL);
       CREATE TABLE IF NOT EXISTS schema_state (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)`);
@@ -249,8 +251,8 @@ export class Warehouse {
 }
 
 /** A file that does not exist yet (nor its WAL) becomes a copy of the build's template: the schema
- *  work of a new file (~0.3 s on 2 cores: the calendar, 50 views and macros, a commit and a
- *  checkpoint) is done once, at build time; prepareSchema then finds it current, or brings an
+ *  work of a new file (the calendar, the views and macros, a commit and a checkpoint) is done
+ *  once, at build time; prepareSchema then finds it current, or brings an
  *  older template up to date. The copy is made beside the file and linked into place, which fails
  *  if the file appeared meanwhile: a file is never half-copied nor replaced. Anything amiss (no
  *  template, no hard links here): false, and the file is made the usual way. */
@@ -306,14 +308,13 @@ export async function openInstance(
     try {
       return await DuckDBInstance.create(path, config);
     } catch (error) {
-      const message = (error as Error).message ?? '';
-      if (!/Could not set lock on file|Conflicting lock/i.test(message)) {
+      if (duckdbErrorKind(error) !== 'busy') {
         const storage = asStorageError(shown, error);
         if (storage !== error) throw storage;
-        throw new TariffsError('DB_OPEN', `cannot open database ${shown}: ${message}`, { cause: error });
+        throw new TariffsError('DB_OPEN', `cannot open database ${shown}: ${(error as Error).message}`, { cause: error });
       }
       if (Date.now() >= deadline) {
-        const holder = /PID (\d+)/.exec(message)?.[1];
+        const holder = lockHolder(error);
         throw new DatabaseBusyError(shown, { cause: error, message: busyMessage?.(holder ? `process ${holder}` : 'another process') });
       }
       await new Promise((r) => setTimeout(r, 200));

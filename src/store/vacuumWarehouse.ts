@@ -1,8 +1,7 @@
 // `tariffs migrate --vacuum`: gives back the space a file gained through kills and rewrites.
-// In DuckDB 1.5.5 neither CHECKPOINT, FORCE CHECKPOINT nor VACUUM shrinks a file (measured: a
-// file that went through six SIGKILLs stayed at 9.71 MB with each); copying every object into a
-// fresh file does (8.40 MB). The copy is written beside the database, checked table by table, and
-// renamed over it while this process still holds the write lock, so no other process can open
+// In DuckDB 1.5.5 neither CHECKPOINT, FORCE CHECKPOINT nor VACUUM shrinks a file; copying every
+// object into a fresh file does. The copy is written beside the database, checked table by table,
+// and renamed over it while this process still holds the write lock, so no other process can open
 // the old file in between; a failure leaves the database as it was.
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';

@@ -1,6 +1,5 @@
 // Many rows in one statement: a VALUES list whose every value is a named parameter. A statement
-// costs DuckDB a few milliseconds, a row next to nothing (14 tariffs upserted one by one took
-// 57 ms), so the writers put their rows in one list rather than one statement each.
+// costs DuckDB far more than a row, so the writers put their rows in one list.
 import type { DuckDBValue } from '@duckdb/node-api';
 
 /** `(…), (…)` of `rows` and the parameters it names (`$v<row>_<cell>`): each row's values go

@@ -1,5 +1,6 @@
 // `tariffs status`: is the warehouse current? Per tracked tariff the latest stored slot, whether
 // tomorrow is complete and the gaps of the last 7 days; each job's last run. Opens read-only.
+import { statSync } from 'node:fs';
 import type { Command } from 'commander';
 import { EXIT, UsageError } from '../../errors.js';
 import { warehouseStatus } from '../../schedule/warehouseStatus.js';
@@ -29,8 +30,9 @@ export function register(program: Command): void {
   command.addHelpText('after', `
 Tracked tariffs come from the --config file (tariffs, products in their regions, and for accounts
 every tariff fetched so far); without one, every tariff with stored rates. JSON output is one
-object: {"now", "tariffs": [...], "jobs": [...]}. gaps_7d counts missing half-hours between the
-first and the last stored slot of the last 7 local days. missing_optional lists the optional
+object: {"now", "tariffs": [...], "jobs": [...], "working_file_bytes"}, the last the size of the
+jobs' working file beside the database (null before any job wrote). gaps_7d counts missing
+half-hours between the first and the last stored slot of the last 7 local days. missing_optional lists the optional
 resources (standing charges, product detail) that the latest attempt could not get, with the HTTP
 status; they are asked for again once a day. Each job's row also counts the attempts since its
 latest run that found another tariffs job writing (busy_attempts, last_busy_at): they are retried
@@ -55,11 +57,13 @@ database busy; each problem is one line on stderr.`);
     } finally {
       warehouse.close();
     }
+    const workingFileBytes = workingFileSize(config.db);
     const problems = flags.check ? statusProblems(status, now) : [];
     for (const problem of problems) process.stderr.write(`tariffs: status: ${problem}\n`);
     const exit = problems.length > 0 ? EXIT.FAILURE : EXIT.OK;
     if (format === 'json') {
-      process.stdout.write(`${JSON.stringify(flags.check ? { ...status, problems } : status, null, 2)}\n`);
+      const shown = { ...status, working_file_bytes: workingFileBytes };
+      process.stdout.write(`${JSON.stringify(flags.check ? { ...shown, problems } : shown, null, 2)}\n`);
       return exit;
     }
     // A table or CSV cell holds text: "standing_charges (404)".
@@ -73,8 +77,18 @@ database busy; each problem is one line on stderr.`);
       return exit;
     }
     process.stdout.write(`Tariffs (as of ${formatLocal(now).slice(0, 16).replace('T', ' ')} Europe/London)\n${render(tariffs, 'table')}\nJobs\n${render(jobs, 'table')}`);
+    if (workingFileBytes !== null) process.stdout.write(`\nJobs' working file: ${jobPaths(config.db).work} (${(workingFileBytes / 1e6).toFixed(1)} MB)\n`);
     return exit;
   }));
+}
+
+/** The size of the jobs' working file beside the database (null: none yet). */
+function workingFileSize(db: string): number | null {
+  try {
+    return statSync(jobPaths(db).work).size;
+  } catch {
+    return null;
+  }
 }
 
 /** What `status --check` reports, one line each (empty: all is well). */
