@@ -1,5 +1,6 @@
 // What the commands asking the warehouse a question share (cheapest, slots, daily, cost, …): the
 // range flags and their help, the read-only warehouse a question runs on, and how rows are printed.
+import type { Command } from 'commander';
 import { rollingStart, type Range } from '../analytics/index.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { parseUserDateTime } from '../time/index.js';
@@ -26,6 +27,14 @@ wall times with offset (2024-10-27T01:30:00+00:00), prices are p/kWh. Exit statu
 (possibly with no rows), 1 no prices stored for the tariff in the range (or, with --complete, not
 every half-hour of it), 2 bad usage, 3 (cheapest/slots --check) now is not inside a block of the
 selection (moved by --offset).`;
+
+/** `--tariff` (default: every stored tariff), `--from` and `--to` of a question over local days. */
+export function withTariffDays(command: Command, from = `first day (default: everything stored); ${WHEN}`): Command {
+  return command
+    .option('--tariff <code>', 'one tariff (default: every stored tariff)')
+    .option('--from <when>', from)
+    .option('--to <when>', 'end, exclusive (default: everything stored)');
+}
 
 export async function withWarehouse<T>(flags: CommonFlags, fn: (warehouse: Warehouse, format: OutputFormat) => Promise<T>): Promise<T> {
   const config = configFrom(flags);

@@ -2,14 +2,11 @@
 import type { Command } from 'commander';
 import { gaps } from '../../analytics/index.js';
 import { withDb, withFormat } from '../common.js';
-import { FORMS, WHEN, output, rangeOf, tariffOf, withWarehouse, type TariffFlags } from '../questions.js';
+import { FORMS, output, rangeOf, tariffOf, withTariffDays, withWarehouse, type TariffFlags } from '../questions.js';
 import { action } from '../run.js';
 
 export function configure(command: Command): void {
-  command
-    .option('--tariff <code>', 'one tariff (default: every stored tariff)')
-    .option('--from <when>', `first day (default: everything stored); ${WHEN}`)
-    .option('--to <when>', 'end, exclusive (default: everything stored)');
+  withTariffDays(command);
   withFormat(withDb(command));
   command.addHelpText('after', `
 A day is listed when its local midnight lies in [--from, --to).

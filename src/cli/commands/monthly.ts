@@ -2,14 +2,11 @@
 import type { Command } from 'commander';
 import { monthlyStats } from '../../analytics/index.js';
 import { withDb, withFormat } from '../common.js';
-import { FORMS, WHEN, output, rangeOf, tariffOf, withWarehouse, type TariffFlags } from '../questions.js';
+import { FORMS, WHEN, output, rangeOf, tariffOf, withTariffDays, withWarehouse, type TariffFlags } from '../questions.js';
 import { action } from '../run.js';
 
 export function configure(command: Command): void {
-  command
-    .option('--tariff <code>', 'one tariff (default: every stored tariff)')
-    .option('--from <when>', `first day (default: everything stored); the months holding it and later; ${WHEN}`)
-    .option('--to <when>', 'end, exclusive (default: everything stored)');
+  withTariffDays(command, `first day (default: everything stored); the months holding it and later; ${WHEN}`);
   withFormat(withDb(command));
   command.addHelpText('after', `
 month is the first day of the Europe/London calendar month; --from/--to select the months holding
