@@ -1,6 +1,6 @@
 // What `cheapest` and `slots` share: the flags of a question asked "from now" (direction, price
 // limits, lengths, the clock, dispatches) with their rules and help, and --check's rules.
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { parseDispatchMode, rangeCoverage, seriesKey, type DispatchMode, type LengthMode, type Range } from '../analytics/index.js';
 import { dispatchPrices, type DispatchPrices } from '../analytics/dispatchPrices.js';
 import { TariffsError } from '../errors.js';
@@ -40,9 +40,9 @@ export function withRolling(command: Command, what: 'window' | 'half-hours'): Co
     .option('--highest', what === 'window' ? 'the highest-priced window instead (export, peaks to avoid)' : 'the highest-priced half-hours instead')
     .option('--min-price <p>', `${what === 'window' ? `${unit} less` : `${unit} less are never chosen`}, p/kWh inc VAT (negative works)`, price('--min-price'))
     .option('--max-price <p>', `${what === 'window' ? `${unit} more` : `${unit} more are never chosen`}, p/kWh inc VAT (negative works)`, price('--max-price'))
-    .addOption(new Option('--at-least', what === 'window'
+    .option('--at-least', what === 'window'
       ? 'take the whole run of eligible contiguous half-hours holding the best window when it is longer'
-      : 'every eligible half-hour, when there are at least --count').conflicts('atMost'))
+      : 'every eligible half-hour, when there are at least --count')
     .option('--at-most', what === 'window'
       ? 'a shorter window when no run of eligible contiguous half-hours is that long'
       : 'up to --count: fewer when fewer half-hours are eligible')
@@ -50,6 +50,7 @@ export function withRolling(command: Command, what: 'window' | 'half-hours'): Co
     .option('--complete', 'refuse to answer (exit 1, naming how many are missing) unless every half-hour of the range is priced')
     .option('--dispatches <which>', 'Intelligent Octopus Go: rank the prices as billed with planned|completed|none dispatches (default: completed where known, else planned for the future)',
       parsed('--dispatches', parseDispatchMode));
+  rule<RollingFlags>(command, (f) => f.atLeast === true && f.atMost === true, '--at-least and --at-most exclude each other');
   rule<RollingFlags>(command, (f) => f.minRemaining !== undefined && f.from !== undefined && !isNow(f.from),
     '--min-remaining applies to --from now (the default) only');
   return command;
