@@ -1,7 +1,6 @@
-// A SIGTERM that arrives while the command line is still loading (half a second, more on a busy
-// machine) is held for the commands that stop gracefully, and handled as one that came later: the
-// run is recorded as interrupted, the exit is 143. Other commands keep the default (the signal
-// ends them).
+// A SIGTERM that arrives while the command line is still loading is held for the commands that
+// stop gracefully, and handled as one that came later: the run is recorded as interrupted, the
+// exit is 143. Other commands keep the default (the signal ends them).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

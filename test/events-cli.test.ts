@@ -1,12 +1,12 @@
 // `tariffs events catalog`, run in-process through commander: every event id once, with its fields.
 import { Command } from 'commander';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { register } from '../src/cli/commands/events.js';
-import { commandModules } from '../src/cli/commands/index.js';
+import { configure } from '../src/cli/commands/events.js';
+import { COMMANDS } from '../src/cli/commands/index.js';
 
 async function run(args: string[]): Promise<{ stdout: string; stderr: string; code: number | undefined }> {
   const program = new Command().exitOverride();
-  register(program);
+  configure(program.command('events'));
   let stdout = '';
   let stderr = '';
   vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => ((stdout += String(chunk)), true));
@@ -25,8 +25,8 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('tariffs events catalog', () => {
   it('is registered with the CLI', async () => {
-    const module = commandModules.find((m) => m.file === 'events');
-    expect((await module!.load()).register).toBe(register);
+    const entry = COMMANDS.find((c) => c.name === 'events');
+    expect((await entry!.load()).configure).toBe(configure);
   });
 
   it('lists every event id once in JSON, structures expanded', async () => {

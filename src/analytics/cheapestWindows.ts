@@ -1,7 +1,7 @@
 // The cheapest run of contiguous half-hours of a tariff: over a whole range, per Europe/London
 // local day, or per occurrence of a daily local time band. Runs the price_windows macro of
 // sql/macros with bound parameters; the SQL is the one an analyst would type.
-import { listValue, type DuckDBValue } from '../store/duckdb.js';
+import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import type { DispatchPrices } from './dispatchPrices.js';

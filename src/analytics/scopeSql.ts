@@ -1,7 +1,7 @@
 // Which tariffs and local days a stats question covers, as SQL and bound parameters shared by the
 // CLI's questions, the exported files and the HTML report: $tariffs (a list, NULL = every tariff),
 // $from_date and $to_date (the local days whose midnight lies in [from, to); NULL = open).
-import { listValue, type DuckDBListValue } from '../store/duckdb.js';
+import { listValue, type DuckDBListValue } from '@duckdb/node-api';
 import { localDaysIn } from './localDays.js';
 import type { Range } from './range.js';
 

@@ -2,8 +2,8 @@
 // the logger. (SIGINT/SIGTERM: signals.ts.)
 import type { Command } from 'commander';
 import { loadConfig, type Config } from '../config/loadConfig.js';
-import { UsageError } from '../errors.js';
 import { createLogger, type Logger } from '../log/createLogger.js';
+import { seconds } from './flagRules.js';
 import { terminalLog } from './terminal.js';
 import { FORMATS, resolveFormat, type OutputFormat } from './output.js';
 
@@ -32,17 +32,15 @@ export function withDb(command: Command): Command {
 /** How long a writer waits for another tariffs job to finish writing `--db` before exit 75. */
 export const WRITER_BUSY_TIMEOUT_SECONDS = 60;
 
-export function withBusyTimeout(command: Command, seconds = WRITER_BUSY_TIMEOUT_SECONDS): Command {
+export function withBusyTimeout(command: Command): Command {
   return command.option('--busy-timeout <seconds>',
-    `how long to wait while another tariffs job is writing the database, then exit 75 (default ${seconds})`, String(seconds));
+    'how long to wait while another tariffs job is writing the database, then exit 75',
+    seconds('--busy-timeout'), WRITER_BUSY_TIMEOUT_SECONDS);
 }
 
-/** --busy-timeout in milliseconds, naming the flag when it is not a number of seconds. */
-export function busyTimeoutMsOf(flags: { busyTimeout?: string }): number {
-  const text = flags.busyTimeout ?? String(WRITER_BUSY_TIMEOUT_SECONDS);
-  const seconds = Number(text);
-  if (text.trim() === '' || !(Number.isFinite(seconds) && seconds >= 0)) throw new UsageError(`--busy-timeout: '${text}' is not a number of seconds`);
-  return seconds * 1000;
+/** --busy-timeout (parsed by its flag) in milliseconds. */
+export function busyTimeoutMsOf(flags: { busyTimeout?: number }): number {
+  return (flags.busyTimeout ?? WRITER_BUSY_TIMEOUT_SECONDS) * 1000;
 }
 
 export function withFormat(command: Command): Command {

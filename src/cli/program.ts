@@ -1,8 +1,5 @@
-// The `tariffs` command line: a thin shell that parses flags and calls plain functions.
-// Each command lives in src/cli/commands/<name>.ts and exports `register(program)`. Loaded by
-// main.ts once a signal that arrives meanwhile can be held (signals.ts). Start-up is lazy: the
-// program loads only the module of the command it runs (commandIndex.ts), and for --help or
-// --version none at all.
+// The `tariffs` command line: the program's own flags and help, and the command it runs, whose
+// module (listed in commands/index.ts) alone is loaded. Loaded by main.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError, Help } from 'commander';
@@ -10,9 +7,9 @@ import { packageRoot } from '../paths.js';
 import { EXIT } from '../errors.js';
 import { quietOnClosedPipes } from './closedPipes.js';
 import { exitCodeOfSignal, takeEarlySignal } from './signals.js';
-import { commandOf, readCommandIndex, type IndexedCommand } from './commandIndex.js';
-import { commandModules, registerAll } from './commands/index.js';
+import { COMMANDS, type CommandEntry } from './commands/index.js';
 import { columnsOf } from './columns.js';
+import { reportError } from './run.js';
 import { wrapHelp } from './wrapHelp.js';
 
 /** The program with only its own flags: what every invocation starts from. */
@@ -37,47 +34,54 @@ function bareProgram(): Command {
     });
 }
 
-/** The program with every command registered (tests, and start-up without a command index). */
+async function addCommand(program: Command, entry: CommandEntry): Promise<void> {
+  const command = program.command(entry.name).description(entry.summary);
+  (await entry.load()).configure(command);
+}
+
+/** The program with every command loaded (tests compare the listed help with it). */
 export async function buildProgram(): Promise<Command> {
-  return registerAll(bareProgram());
-}
-
-/** The program `args` need: their command's module alone; for the program's own help, version or
- *  a usage error, every command listed from the index without loading one. */
-export async function programFor(args: readonly string[], index = readCommandIndex()): Promise<Command> {
-  if (!index) return buildProgram();
-  const command = commandOf(args, index);
-  if (command) {
-    const program = bareProgram();
-    const module = commandModules.find((m) => m.file === command.file);
-    if (module) {
-      (await module.load()).register(program);
-      return program;
-    }
-  }
-  if (!command && !lacksCommand(args, index)) return buildProgram(); // a name the index does not know
-  return listedProgram(index);
-}
-
-/** True when `args` name no command the index could miss: only program flags, or `help` alone. */
-function lacksCommand(args: readonly string[], index: readonly IndexedCommand[]): boolean {
-  const operand = args.find((a) => !a.startsWith('-'));
-  return operand === undefined || (operand === 'help' && !index.some((c) => c.name === 'help'));
-}
-
-/** Every command as a placeholder carrying its indexed summary and help term: enough for commander
- *  to print the root help and to suggest a name, with no command's module loaded. */
-function listedProgram(index: readonly IndexedCommand[]): Command {
   const program = bareProgram();
-  const terms = new Map<Command, string>();
-  for (const entry of index) {
-    const placeholder = program.command(entry.name).description(entry.summary);
-    for (const alias of entry.aliases) placeholder.alias(alias);
-    terms.set(placeholder, entry.term);
-  }
-  const plain = new Help();
-  program.configureHelp({ subcommandTerm: (command) => terms.get(command) ?? plain.subcommandTerm(command) });
+  for (const entry of COMMANDS) await addCommand(program, entry);
   return program;
+}
+
+/** The program `args` need: their command alone; for the program's own help, version, or a usage
+ *  error, every command listed from the table without loading one. */
+export async function programFor(args: readonly string[]): Promise<Command> {
+  const program = bareProgram();
+  const entry = commandOf(args);
+  if (entry) {
+    await addCommand(program, entry);
+    return program;
+  }
+  const usage = new Map<Command, string>();
+  for (const listed of COMMANDS) usage.set(program.command(listed.name).description(listed.summary), listed.usage);
+  const plain = new Help();
+  program.configureHelp({
+    subcommandTerm: (command) => (usage.has(command) ? `${command.name()} ${usage.get(command)}`.trimEnd() : plain.subcommandTerm(command)),
+  });
+  return program;
+}
+
+/** Options of the program itself that may come before the command's name. */
+const PROGRAM_FLAGS = new Set(['-v', '--verbose', '--no-color']);
+
+/**
+ * The command that `args` (argv without node and the script) runs; `help <command>` counts as that
+ * command. Undefined for the program's own --help or --version, no command, or an unknown name
+ * (commander then answers from the listed commands, with its suggestion).
+ */
+export function commandOf(args: readonly string[]): CommandEntry | undefined {
+  const operands: string[] = [];
+  for (const arg of args) {
+    if (operands.length === 0 && PROGRAM_FLAGS.has(arg)) continue;
+    if (operands.length === 0 && arg.startsWith('-')) return undefined; // -V, --help, or an unknown flag
+    operands.push(arg);
+    if (operands[0] !== 'help' || operands.length === 2) break;
+  }
+  const name = operands[0] === 'help' ? operands[1] : operands[0];
+  return COMMANDS.find((c) => c.name === name);
 }
 
 function helpWidth(stream: NodeJS.WriteStream): number {
@@ -90,16 +94,15 @@ function packageVersion(): string {
 
 export async function main(argv: string[] = process.argv): Promise<void> {
   quietOnClosedPipes();
+  let program: Command | undefined;
   try {
-    const program = await programFor(argv.slice(2));
+    program = await programFor(argv.slice(2));
     await program.parseAsync(argv);
   } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version exit 0; every other parse problem is a usage error.
-      process.exitCode = error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
-      return;
-    }
-    throw error;
+    // --help and --version exit 0; every other problem commander finds is a usage error
+    if (error instanceof CommanderError) process.exitCode = error.exitCode === 0 ? EXIT.OK : EXIT.USAGE;
+    // a flag's value or a rule between flags (flagRules.ts), refused before the action ran
+    else process.exitCode = reportError(error, program?.opts().verbose === true);
   } finally {
     // a signal held while loading that no command took (it ended first): the process still says so
     const held = takeEarlySignal();

@@ -40,9 +40,14 @@ export function action<A extends unknown[]>(
       const code = await fn(...args);
       process.exitCode = typeof code === 'number' ? code : EXIT.OK;
     } catch (error) {
-      process.stderr.write(`${describeError(error, flags.verbose === true)}\n`);
-      if (error instanceof UsageError) process.stderr.write(`Run with --help for usage.\n`);
-      process.exitCode = exitCodeFor(error);
+      process.exitCode = reportError(error, flags.verbose === true);
     }
   };
+}
+
+/** One line on stderr for `error` (its stack with --verbose; a hint after a usage error); its exit code. */
+export function reportError(error: unknown, verbose: boolean): number {
+  process.stderr.write(`${describeError(error, verbose)}\n`);
+  if (error instanceof UsageError) process.stderr.write(`Run with --help for usage.\n`);
+  return exitCodeFor(error);
 }

@@ -1,12 +1,11 @@
 // SIGINT and SIGTERM, for every command: the one place that listens for them.
-//  * While the command line loads (about half a second, more on a busy machine) a signal would
-//    kill a command that stops gracefully before it could install its handler, leaving a run
-//    recorded as running: main.ts calls holdEarlySignals first, and the signal is held for the
-//    command's handler (or, if none takes it, turned into the exit code in program.ts).
-//  * onStopSignals: the first signal (or the held one) asks to stop, a later one forces (by
-//    default: exit at once).
+//  * A signal while the command line loads would kill a command that stops gracefully before it
+//    installed its handler, leaving a run recorded as running: main.ts calls holdEarlySignals
+//    first, and the signal is held for the command's handler (or, if none takes it, turned into
+//    the exit code in program.ts).
+//  * onStopSignals: the first signal (or the held one) asks to stop, a later one forces.
 //  * interruptSignal: for commands that write (ingest, run, events load), an AbortSignal fired by
-//    the first signal or by the loss of our parent process; a second signal exits at once.
+//    the first signal or by the loss of our parent process.
 // Exit codes follow the shell: 128 + the signal's number. Nothing here may import more than node
 // at run time (watchParent imports nothing): main.ts loads it before the command line.
 import type { Logger } from '../log/createLogger.js';

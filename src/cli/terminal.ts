@@ -3,14 +3,8 @@
 // the bar or overwritten by it; with no bar, lines go straight to stderr. The bar's line is
 // composed to fit the terminal's width (fitBarLine): at 60 columns it shrinks, never gets cut.
 import { Writable } from 'node:stream';
-import { createRequire } from 'node:module';
-import type CliProgress from 'cli-progress';
+import CliProgress from 'cli-progress';
 import { wrapWords } from './wrapHelp.js';
-
-// cli-progress is required when a bar is first shown: every command loads this module (its log
-// lines go through terminalLog), few of them draw a bar.
-type CliProgressModule = typeof CliProgress;
-const cliProgressModule = (): CliProgressModule => createRequire(import.meta.url)('cli-progress') as CliProgressModule;
 
 let active: CliProgress.MultiBar | undefined;
 
@@ -116,11 +110,10 @@ export function terminalBar(label: string, unit: string, stream: NodeJS.WriteStr
     setTotal(total) {
       if (total <= 0) return; // nothing announced yet: no bar at "0/0"
       if (!multi) {
-        const cliProgress = cliProgressModule();
-        multi = new cliProgress.MultiBar({
+        multi = new CliProgress.MultiBar({
           stream, format, hideCursor: true, clearOnComplete: true, etaBuffer: 50, gracefulExit: false,
           autopadding: true,
-        }, cliProgress.Presets.shades_classic);
+        }, CliProgress.Presets.shades_classic);
         bar = multi.create(total, value);
         active = multi;
       } else {

@@ -5,7 +5,7 @@
 // import tariffs for import meters, export (Outgoing) tariffs for export meters, gas for gas.
 // Numbers come from the scenario_monthly_costs and tariff_comparison macros of sql/macros, called
 // once per meter by prepareCostScope into temp tables that the reports and the HTML page read.
-import { listValue, type DuckDBValue } from '../store/duckdb.js';
+import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { SUM_DIGITS, dispatchesFor } from '../analytics/costs.js';
 import { priceSql } from '../analytics/priceSql.js';
 import type { Warehouse } from '../store/Warehouse.js';

@@ -12,7 +12,7 @@ import { Warehouse } from '../store/Warehouse.js';
 import { copyToFile, type TableFormat } from './copyToFile.js';
 import { resolveScope, scopeParams } from './exportScope.js';
 import { inTariffs } from '../analytics/scopeSql.js';
-import type { DuckDBValue } from '../store/duckdb.js';
+import type { DuckDBValue } from '@duckdb/node-api';
 import { HTML_LIMITS, priceSections, queryHtmlData, renderHtmlReport, type HtmlReport } from './html/buildHtmlReport.js';
 import { costData } from './html/costCharts.js';
 import { chartLibraries } from './html/renderSvg.js';

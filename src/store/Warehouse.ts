@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { DuckDBConnection, DuckDBInstance, type DuckDBResultReader, type DuckDBValue } from './duckdb.js';
+import { DuckDBConnection, DuckDBInstance, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { DatabaseBusyError, TariffsError } from '../errors.js';
 import { silentLogger } from '../log/createLogger.js';

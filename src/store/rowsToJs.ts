@@ -1,6 +1,6 @@
 // DuckDB result rows as plain JSON-ready objects: instants as ISO 8601 UTC (`...Z`), naive
 // timestamps as local wall time without offset, dates as YYYY-MM-DD, every number as a number.
-import { DuckDBTypeId, type DuckDBResultReader } from './duckdb.js';
+import { DuckDBTypeId, type DuckDBResultReader } from '@duckdb/node-api';
 
 export type JsRow = Record<string, string | number | boolean | null | unknown[] | Record<string, unknown>>;
 

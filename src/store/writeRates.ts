@@ -2,7 +2,7 @@
 // transaction: all of them with their cursors, or none. Batches that touch nothing stored (a
 // backfill's usual case) are staged together and inserted by one statement per table; a batch
 // that overlaps stored rows is merged on its own, keeping revised prices in unit_rate_revisions.
-import { DOUBLE, DuckDBDataChunk, INTEGER, type DuckDBAppender } from './duckdb.js';
+import { DOUBLE, DuckDBDataChunk, INTEGER, type DuckDBAppender } from '@duckdb/node-api';
 import type { RateColumns } from '../rates/RateColumns.js';
 import { moveCursors, storedSpans, streamKey } from './cursors.js';
 import type { Warehouse } from './Warehouse.js';

@@ -1,36 +1,35 @@
 // `tariffs consumption import FILE|- --meter MPAN:SERIAL [--export] [--gas] [--unit kwh|m3]`: a
 // supplier (or plain) consumption CSV into the warehouse, whole or not at all.
 import { readFile } from 'node:fs/promises';
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { UsageError } from '../../errors.js';
 import { importConsumptionFile } from '../../ingest/importConsumptionFile.js';
-import { parseMeter } from '../../ingest/parseMeter.js';
+import { parseMeter, type MeterRef } from '../../ingest/parseMeter.js';
 import { WriteSession } from '../../store/WriteSession.js';
 import { busyTimeoutMsOf, configFrom, loggerFor, withBusyTimeout, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
+import { rule } from '../flagRules.js';
 import { resolveFormat, writeRows } from '../output.js';
 import { action } from '../run.js';
 
 interface ImportFlags extends CommonFlags {
-  meter: string;
+  meter: Required<MeterRef>;
   export?: boolean;
   gas?: boolean;
-  unit?: string;
-  busyTimeout?: string;
+  unit?: 'kWh' | 'm3';
+  busyTimeout?: number;
 }
 
-export function register(program: Command): void {
-  const consumption = program
-    .command('consumption')
-    .description('metered consumption: import the supplier\'s CSV export (the API is read by `ingest --account`)');
-
+export function configure(consumption: Command): void {
   const importCommand = consumption
     .command('import')
     .description('store a consumption CSV for one meter: all rows or, on any bad row, none')
     .argument('<file>', "CSV file, or '-' for stdin")
-    .requiredOption('--meter <MPAN:SERIAL>', 'the meter the readings belong to (gas: MPRN:SERIAL)')
+    .requiredOption('--meter <MPAN:SERIAL>', 'the meter the readings belong to (gas: MPRN:SERIAL)',
+      (text: string) => parseMeter(text, '--meter', true) as Required<MeterRef>)
     .option('--export', 'an export meter (generation sold; its cost is an earning)')
-    .option('--gas', 'a gas meter point (MPRN)')
-    .option('--unit <unit>', 'the file\'s unit: kwh (default) or m3 (gas meters that report volume)');
+    .addOption(new Option('--gas', 'a gas meter point (MPRN)').conflicts('export'))
+    .option('--unit <unit>', 'the file\'s unit: kwh (default) or m3 (gas meters that report volume)', unitOf);
+  rule<ImportFlags>(importCommand, (f) => f.unit === 'm3' && !f.gas, '--unit m3: only gas meters report m³ (add --gas)');
   withBusyTimeout(withFormat(withConfig(withDb(importCommand))));
   importCommand.addHelpText('after', `
 Accepted headers (case and spaces after commas do not matter):
@@ -46,10 +45,8 @@ A bad row fails the import naming its line and column; nothing of the file is st
 Prints {run_id, meter_point, serial, layout, rows, inserted, updated, unchanged, first_interval_start,
 last_interval_end}. Exit status: 0 stored, 1 a bad row or failure, 2 bad usage, 75 database busy.`);
   importCommand.action(action(async (file: string, flags: ImportFlags) => {
-    const meter = parseMeter(flags.meter, '--meter', true) as { meterPoint: string; serial: string };
-    const unit = unitOf(flags.unit);
-    if (unit === 'm3' && !flags.gas) throw new UsageError('--unit m3: only gas meters report m³ (add --gas)');
-    if (flags.gas && flags.export) throw new UsageError('--gas and --export: gas meters do not export');
+    const meter = flags.meter;
+    const unit = flags.unit ?? 'kWh';
     const format = resolveFormat(flags.format);
     const config = configFrom(flags);
     const text = await readInput(file);
@@ -68,8 +65,8 @@ last_interval_end}. Exit status: 0 stored, 1 a bad row or failure, 2 bad usage, 
   }));
 }
 
-function unitOf(text: string | undefined): 'kWh' | 'm3' {
-  if (text === undefined || text.toLowerCase() === 'kwh') return 'kWh';
+function unitOf(text: string): 'kWh' | 'm3' {
+  if (text.toLowerCase() === 'kwh') return 'kWh';
   if (text.toLowerCase() === 'm3') return 'm3';
   throw new UsageError(`--unit: '${text}' is not one of kwh, m3`);
 }

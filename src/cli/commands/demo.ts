@@ -15,10 +15,8 @@ interface DemoFlags extends GlobalFlags {
   out?: string;
 }
 
-export function register(program: Command): void {
-  program
-    .command('demo')
-    .description('offline demo: ingest the built-in sandbox into a fresh warehouse, summarise, export the reports')
+export function configure(command: Command): void {
+  command
     .option('--db <file>', 'DuckDB file to (re)build', DEMO_DB)
     .option('--out <dir>', 'directory for the reports', DEMO_OUT)
     .addHelpText('after', `

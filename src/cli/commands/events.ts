@@ -15,11 +15,7 @@ import { action } from '../run.js';
 /** DuckDB's buffer pool while loading: ample for a batch and the anti-join's hash table. */
 const LOAD_MEMORY_LIMIT = '256MB';
 
-export function register(program: Command): void {
-  const events = program
-    .command('events')
-    .description('platform events: the catalog of event payloads (<event_type>-<payload_version>), loading them');
-
+export function configure(events: Command): void {
   events
     .command('catalog')
     .description('list every event id with its payload fields (JSON: structures expanded)')
@@ -109,7 +105,7 @@ database, 130/143 interrupted (the batches stored are kept: re-run to continue).
 }
 
 interface LoadFlags extends CommonFlags {
-  busyTimeout?: string;
+  busyTimeout?: number;
   batchSize?: number;
   stats?: boolean;
 }

@@ -1,11 +1,11 @@
 // `tariffs export`: write the reports (daily and monthly statistics, cheapest windows, negative
 // prices) as CSV, Parquet and/or one HTML page: a thin shell over exportReports().
 import type { Command } from 'commander';
-import { parseTariffCode } from '../../api/tariffCodes.js';
 import { EXPORT_FORMATS, exportReports, type ExportFormat } from '../../report/exportReports.js';
 import { UsageError } from '../../errors.js';
 import { parseUserDateTime } from '../../time/index.js';
-import { collect, configFrom, loggerFor, withConfig, withDb, type CommonFlags } from '../common.js';
+import { configFrom, loggerFor, withConfig, withDb, type CommonFlags } from '../common.js';
+import { parsed, tariffCodes } from '../flagRules.js';
 import { resolveFormat, writeRows } from '../output.js';
 import { action } from '../run.js';
 import { createStepBar } from '../progressBar.js';
@@ -13,20 +13,19 @@ import { createStepBar } from '../progressBar.js';
 interface ExportFlags extends Omit<CommonFlags, 'format'> {
   out: string;
   tariff?: string[];
-  from?: string;
-  to?: string;
-  format?: string[];
+  from?: Date;
+  to?: Date;
+  format?: ExportFormat[];
 }
 
-export function register(program: Command): void {
-  const command = program
-    .command('export')
-    .description('write the reports (daily/monthly statistics, cheapest windows, negative prices; monthly costs and tariff comparisons when consumption is stored) as CSV, Parquet or HTML')
+export function configure(command: Command): void {
+  command
     .requiredOption('--out <dir>', 'directory to write into (created if missing)')
-    .option('--tariff <code>', 'a tariff to export (repeatable; default: every tariff with half-hourly prices)', collect)
-    .option('--from <when>', 'window start: ISO datetime with offset, a date (Europe/London day start), or naive Europe/London time')
-    .option('--to <when>', 'window end (exclusive), same forms as --from')
-    .option('--format <formats>', `${EXPORT_FORMATS.join('|')} (repeatable or comma-separated; default csv)`, collect);
+    .option('--tariff <code>', 'a tariff to export (repeatable; default: every tariff with half-hourly prices)', tariffCodes)
+    .option('--from <when>', 'window start: ISO datetime with offset, a date (Europe/London day start), or naive Europe/London time',
+      parsed('--from', parseUserDateTime))
+    .option('--to <when>', 'window end (exclusive), same forms as --from', parsed('--to', parseUserDateTime))
+    .option('--format <formats>', `${EXPORT_FORMATS.join('|')} (repeatable or comma-separated; default csv)`, exportFormats);
   withConfig(withDb(command));
   command.addHelpText('after', `
 Files (one per report, every selected tariff in it, with a tariff_code column):
@@ -41,13 +40,6 @@ or an unwritable --out, 2 bad usage, 75 the database stayed busy.`);
   command.action(action(async (flags: ExportFlags) => {
     const config = configFrom({ db: flags.db, config: flags.config });
     const logger = loggerFor(config, flags);
-    const formats = (flags.format ?? ['csv']).flatMap((f) => f.split(',')).map((f) => f.trim()).filter((f) => f !== '');
-    for (const f of formats) {
-      if (!(EXPORT_FORMATS as readonly string[]).includes(f)) {
-        throw new UsageError(`--format: '${f}' is not one of ${EXPORT_FORMATS.join(', ')}`);
-      }
-    }
-    for (const code of flags.tariff ?? []) parseTariffCode(code, '--tariff');
     const progress = createStepBar('export', 'steps');
     let files;
     try {
@@ -55,10 +47,10 @@ or an unwritable --out, 2 bad usage, 75 the database stayed busy.`);
         paymentMethod: config.paymentMethod,
         db: config.db,
         outDir: flags.out,
-        formats: formats as ExportFormat[],
+        formats: flags.format ?? ['csv'],
         ...(flags.tariff ? { tariffs: flags.tariff } : {}),
-        ...(flags.from === undefined ? {} : { from: userTime(flags.from, '--from') }),
-        ...(flags.to === undefined ? {} : { to: userTime(flags.to, '--to') }),
+        ...(flags.from === undefined ? {} : { from: flags.from }),
+        ...(flags.to === undefined ? {} : { to: flags.to }),
         logger,
         ...(progress ? { progress } : {}),
       }));
@@ -69,11 +61,11 @@ or an unwritable --out, 2 bad usage, 75 the database stayed busy.`);
   }));
 }
 
-/** A bad --from/--to is a usage error (exit 2), not a failure. */
-function userTime(text: string, flag: string): Date {
-  try {
-    return parseUserDateTime(text, flag);
-  } catch (error) {
-    throw new UsageError((error as Error).message, { cause: error });
+/** A repeatable, comma-separated --format: each one of EXPORT_FORMATS, in the order given. */
+function exportFormats(text: string, previous: ExportFormat[] = []): ExportFormat[] {
+  const formats = text.split(',').map((f) => f.trim()).filter((f) => f !== '');
+  for (const f of formats) {
+    if (!(EXPORT_FORMATS as readonly string[]).includes(f)) throw new UsageError(`--format: '${f}' is not one of ${EXPORT_FORMATS.join(', ')}`);
   }
+  return [...previous, ...formats as ExportFormat[]];
 }

@@ -1,5 +1,5 @@
 // `tariffs ingest`: fetch products and rates into the warehouse, incrementally and idempotently.
-import { Command } from 'commander';
+import type { Command } from 'commander';
 import { EXIT, UsageError } from '../../errors.js';
 import { parseTariffCode } from '../../api/tariffCodes.js';
 import { runIngest } from '../../ingest/ingest.js';
@@ -9,6 +9,7 @@ import {
   busyTimeoutMsOf, collect, configFrom, formatOf, loggerFor, withApi, withBusyTimeout, withConfig, withDb, withFormat,
   type CommonFlags,
 } from '../common.js';
+import { parsed, rule, tariffCodes } from '../flagRules.js';
 import { exitCodeOfSignal, interruptSignal } from '../signals.js';
 import { createProgressBar } from '../progressBar.js';
 import { writeRows } from '../output.js';
@@ -18,25 +19,26 @@ interface IngestFlags extends CommonFlags {
   product?: string[];
   region?: string[];
   account?: string[];
-  from?: string;
-  to?: string;
+  from?: Date;
+  to?: Date;
   products: boolean;
   consumption: boolean;
-  busyTimeout?: string;
+  busyTimeout?: number;
 }
 
-export function register(program: Command): void {
-  const command = program
-    .command('ingest')
-    .description('fetch products and tariff rates into the DuckDB warehouse (incremental, idempotent)')
-    .option('--tariff <code>', 'tariff code to track, e.g. E-1R-AGILE-24-10-01-C (repeatable)', collect)
+export function configure(command: Command): void {
+  command
+    .option('--tariff <code>', 'tariff code to track, e.g. E-1R-AGILE-24-10-01-C (repeatable)', tariffCodes)
     .option('--product <code>', "a product whose electricity tariffs to track, with --region (repeatable)", collect)
-    .option('--region <letter>', 'region letter A-P for --product (repeatable)', collect)
+    .option('--region <letter>', 'region letter A-P for --product (repeatable)', (letter: string, previous?: string[]) => collect(letter.toUpperCase(), previous))
     .option('--account <number>', "track the tariffs of this account's agreements over their periods (needs credentials)", collect)
-    .option('--from <when>', 'window start: ISO datetime with offset, a date (Europe/London day start), or naive Europe/London time')
-    .option('--to <when>', 'window end (exclusive), same forms as --from')
+    .option('--from <when>', 'window start: ISO datetime with offset, a date (Europe/London day start), or naive Europe/London time',
+      parsed('--from', parseUserDateTime))
+    .option('--to <when>', 'window end (exclusive), same forms as --from', parsed('--to', parseUserDateTime))
     .option('--no-products', 'do not refresh the products list')
     .option('--no-consumption', "with --account: do not fetch the meters' consumption readings (config consumption: false); the account's meter points and agreements are stored all the same");
+  rule<IngestFlags>(command, (f) => f.product !== undefined && f.region === undefined, '--product needs at least one --region');
+  rule<IngestFlags>(command, (f) => f.region !== undefined && f.product === undefined, '--region goes with --product');
   withBusyTimeout(withConfig(withApi(withDb(withFormat(command)))));
   command.addHelpText('after', `
 Without --from, each tariff continues from its last stored slot (re-reading a short look-back to
@@ -64,23 +66,20 @@ Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account ne
   command.action(action(async (flags: IngestFlags) => {
     const config = configFrom(flags);
     const logger = loggerFor(config, flags);
-    const regions = (flags.region ?? []).map((r) => r.toUpperCase());
-    if ((flags.product?.length ?? 0) > 0 && regions.length === 0) throw new UsageError('--product needs at least one --region');
-    if (regions.length > 0 && (flags.product?.length ?? 0) === 0) throw new UsageError('--region goes with --product');
+    const regions = flags.region ?? [];
     const request = {
       tariffs: [...config.tariffs, ...(flags.tariff ?? [])],
       products: [...config.products, ...(flags.product ?? []).map((code) => ({ code, regions }))],
       accounts: [...config.accounts, ...(flags.account ?? [])],
-      from: flags.from === undefined ? undefined : parseUserDateTime(flags.from, '--from'),
-      to: flags.to === undefined ? undefined : parseUserDateTime(flags.to, '--to'),
+      from: flags.from,
+      to: flags.to,
       noProducts: !flags.products,
       noConsumption: !flags.consumption,
     };
-    if (request.tariffs.length + request.products.length + request.accounts.length === 0 && !flags.products === true) {
+    if (request.tariffs.length + request.products.length + request.accounts.length === 0 && !flags.products) {
       throw new UsageError('nothing to ingest: give --tariff, --product with --region, --account, or a --config that lists them');
     }
-    // Check every code before touching the network or the file.
-    for (const code of flags.tariff ?? []) parseTariffCode(code, '--tariff');
+    // Check the config's codes before touching the network or the file (the flags' are checked as parsed).
     for (const code of config.tariffs) parseTariffCode(code, `${config.file ?? 'config'}: tariffs`);
     const format = formatOf(flags);
     const busyTimeoutMs = busyTimeoutMsOf(flags);

@@ -10,22 +10,22 @@ import { runJob, type JobOutcome } from '../../schedule/runJob.js';
 import { action } from '../run.js';
 import { exitCodeOfSignal, interruptSignal } from '../signals.js';
 import { configFrom, formatOf, loggerFor, withApi, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
+import { rule, seconds } from '../flagRules.js';
 import { writeRows } from '../output.js';
 
 interface RunFlags extends CommonFlags {
-  busyTimeout: string;
+  busyTimeout: number;
   followUps: boolean;
   dayAhead?: boolean;
 }
 
-export function register(program: Command): void {
-  const command = program
-    .command('run')
-    .description('run one scheduled job once (for system cron or a systemd timer)')
-    .argument('<job>', `the job: ${JOBS.map((j) => j.name).join(', ')}`)
+export function configure(command: Command): void {
+  command
+    .argument('<job>', `the job: ${JOBS.map((j) => j.name).join(', ')}`, jobNamed)
     .option('--day-ahead', 'rates only: fetch only while tomorrow is incomplete (the day-ahead watch)')
-    .option('--busy-timeout <seconds>', 'how long to wait while another tariffs job is writing the database, then exit 75', '10')
+    .option('--busy-timeout <seconds>', 'how long to wait while another tariffs job is writing the database, then exit 75', seconds('--busy-timeout'), 10)
     .option('--no-follow-ups', 'do not run the reports after a run that stored new rates (also off when schedules.reports is "off")');
+  rule<RunFlags>(command, (f, [job]) => f.dayAhead === true && (job as JobDefinition).name !== 'rates', '--day-ahead goes with the rates job');
   withConfig(withApi(withDb(withFormat(command))));
   command.addHelpText('after', `
 Exit status: 0 done, 1 the job failed, a tariff failed or the run hit max_run_seconds (config,
@@ -42,12 +42,8 @@ watch leaves out :00 and :30, when the 30-minute run already fetches):
   5-25/5,35-55/5 16-19 * * *  tariffs run rates --day-ahead --config /etc/tariffs.json
   0 6 * * *                   tariffs run products --config /etc/tariffs.json
   15 20 * * *                 tariffs run reports --config /etc/tariffs.json`);
-  command.action(action(async (name: string, flags: RunFlags) => {
-    const first = jobNamed(name);
+  command.action(action(async (first: JobDefinition, flags: RunFlags) => {
     const format = formatOf(flags);
-    if (flags.dayAhead && first.name !== 'rates') throw new UsageError('--day-ahead goes with the rates job');
-    const busySeconds = Number(flags.busyTimeout);
-    if (!(Number.isFinite(busySeconds) && busySeconds >= 0)) throw new UsageError(`--busy-timeout: '${flags.busyTimeout}' is not a number of seconds`);
     const config = configFrom(flags);
     if (first.name === 'rates' && config.tariffs.length + config.products.length + config.accounts.length === 0) {
       throw new UsageError(config.file ? `nothing to fetch: --config ${config.file} lists no tariffs, products or accounts` : 'nothing to fetch: give --config (or TARIFFS_CONFIG) with tariffs, products or accounts');
@@ -60,7 +56,7 @@ watch leaves out :00 and :30, when the 30-minute run already fetches):
       while (pending.length > 0 && !interrupt.signal.aborted) {
         const { job, trigger } = pending.shift()!;
         const outcome = await runJob(job, {
-          config, logger, now: () => new Date(), signal: interrupt.signal, triggers: [trigger], busyTimeoutMs: busySeconds * 1000,
+          config, logger, now: () => new Date(), signal: interrupt.signal, triggers: [trigger], busyTimeoutMs: flags.busyTimeout * 1000,
         });
         outcomes.push(outcome);
         if (flags.followUps && outcome.result) {

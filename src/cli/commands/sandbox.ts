@@ -12,18 +12,19 @@ import { loadSandboxData } from '../../sandbox/loadSandboxData.js';
 import { resolveFormat, writeRows } from '../output.js';
 import { action } from '../run.js';
 import { loggerFor, type GlobalFlags } from '../common.js';
+import { oneOf, wholeNumber } from '../flagRules.js';
 import { onStopSignals } from '../signals.js';
 
 interface SandboxFlags extends GlobalFlags {
-  port: string;
+  port: number;
   host: string;
-  latency?: string;
+  latency?: number;
   fault: string[];
-  visibleUntil?: string;
-  tokenTtl?: string;
+  visibleUntil?: Date;
+  tokenTtl: number;
   list?: boolean;
   format?: string;
-  profile: string;
+  profile: SandboxProfile;
 }
 
 const HELP = `
@@ -59,17 +60,15 @@ Examples:
   TARIFFS_BASE_URL=http://127.0.0.1:8080/v1/ tariffs …
   tariffs sandbox --list`;
 
-export function register(program: Command): void {
-  program
-    .command('sandbox')
-    .description('serve a local, offline copy of the supplier REST interface (recorded real prices)')
-    .option('--port <n>', 'port to listen on (0 = any free port)', '8080')
+export function configure(command: Command): void {
+  command
+    .option('--port <n>', 'port to listen on (0 = any free port)', wholeNumber('--port', 0, 65535), 8080)
     .option('--host <host>', 'address to listen on', '127.0.0.1')
-    .option('--latency <ms>', 'delay every response by this many milliseconds')
-    .option('--fault <spec>', 'inject a fault (repeatable; grammar below)', collect, [])
-    .option('--visible-until <datetime>', 'hide rates with valid_from at or after this instant (ISO 8601)')
-    .option('--token-ttl <seconds>', 'lifetime of tokens from obtainKrakenToken', '3600')
-    .option('--profile <name>', `what to serve: ${SANDBOX_PROFILES.join(' or ')} (see below)`, 'default')
+    .option('--latency <ms>', 'delay every response by this many milliseconds', wholeNumber('--latency', 0, 600_000))
+    .option('--fault <spec>', 'inject a fault (repeatable; grammar below)', faultSpecs, [])
+    .option('--visible-until <datetime>', 'hide rates with valid_from at or after this instant (ISO 8601)', visibleUntil)
+    .option('--token-ttl <seconds>', 'lifetime of tokens from obtainKrakenToken', wholeNumber('--token-ttl', 1, 365 * 24 * 3600), 3600)
+    .option('--profile <name>', `what to serve: ${SANDBOX_PROFILES.join(' or ')} (see below)`, oneOf('--profile', SANDBOX_PROFILES), 'default')
     .option('--list', 'print the tariffs served (rows, date range) and exit')
     .option('--format <format>', 'with --list: table, csv or json')
     .addHelpText('after', HELP)
@@ -79,9 +78,13 @@ export function register(program: Command): void {
         writeRows(rows, resolveFormat(flags.format));
         return;
       }
-      const options = sandboxOptions(flags);
       const config = loadConfig();
       const logger = loggerFor(config, flags);
+      const options: SandboxOptions = {
+        port: flags.port, host: flags.host, tokenTtlSeconds: flags.tokenTtl, faults: flags.fault, profile: flags.profile,
+        ...(flags.latency === undefined ? {} : { latencyMs: flags.latency }),
+        ...(flags.visibleUntil === undefined ? {} : { visibleUntil: flags.visibleUntil }),
+      };
       const sandbox = await startSandbox({ ...options, logger });
       process.stdout.write(`${sandbox.baseUrl}\n`);
       let stopListening = (): void => undefined;
@@ -94,38 +97,18 @@ export function register(program: Command): void {
     }));
 }
 
-function collect(value: string, previous: string[]): string[] {
-  return [...previous, value];
+/** A repeatable --fault, each checked against the grammar. */
+function faultSpecs(spec: string, previous: string[]): string[] {
+  try {
+    parseFaultSpec(spec);
+  } catch (error) {
+    throw new UsageError(`--fault: ${(error as Error).message}`);
+  }
+  return [...previous, spec];
 }
 
-function sandboxOptions(flags: SandboxFlags): SandboxOptions {
-  const whole = (name: string, text: string, min: number, max: number): number => {
-    const n = /^\d+$/.test(text) ? Number(text) : NaN;
-    if (!(n >= min && n <= max)) throw new UsageError(`${name}: '${text}' is not a whole number from ${min} to ${max}`);
-    return n;
-  };
-  const options: SandboxOptions = {
-    port: whole('--port', flags.port, 0, 65535),
-    host: flags.host,
-    tokenTtlSeconds: whole('--token-ttl', flags.tokenTtl ?? '3600', 1, 365 * 24 * 3600),
-    faults: flags.fault,
-  };
-  if (!(SANDBOX_PROFILES as readonly string[]).includes(flags.profile)) {
-    throw new UsageError(`--profile: '${flags.profile}' is not one of ${SANDBOX_PROFILES.join(', ')}`);
-  }
-  options.profile = flags.profile as SandboxProfile;
-  if (flags.latency !== undefined) options.latencyMs = whole('--latency', flags.latency, 0, 600_000);
-  if (flags.visibleUntil !== undefined) {
-    const ms = parseApiDateTime(flags.visibleUntil);
-    if (ms === undefined) throw new UsageError(`--visible-until: '${flags.visibleUntil}' is not an ISO 8601 datetime`);
-    options.visibleUntil = new Date(ms);
-  }
-  for (const spec of flags.fault) {
-    try {
-      parseFaultSpec(spec);
-    } catch (error) {
-      throw new UsageError(`--fault: ${(error as Error).message}`);
-    }
-  }
-  return options;
+function visibleUntil(text: string): Date {
+  const ms = parseApiDateTime(text);
+  if (ms === undefined) throw new UsageError(`--visible-until: '${text}' is not an ISO 8601 datetime`);
+  return new Date(ms);
 }

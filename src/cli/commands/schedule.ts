@@ -10,6 +10,7 @@ import { parseUserDateTime } from '../../time/index.js';
 import { action } from '../run.js';
 import { configFrom, formatOf, loggerFor, withApi, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
 import { writeRows } from '../output.js';
+import { parsed, rule, seconds } from '../flagRules.js';
 import { onStopSignals } from '../signals.js';
 import { sayOnTerminal } from '../terminal.js';
 import { runLine, startLine, stoppedLine, stoppingLine } from '../scheduleLines.js';
@@ -17,11 +18,11 @@ import type { JobOutcome } from '../../schedule/runJob.js';
 
 interface ScheduleFlags extends CommonFlags {
   list?: boolean;
-  now?: string;
-  hours: string;
-  busyTimeout: string;
-  busyRetry: string;
-  stopTimeout: string;
+  now?: Date;
+  hours: number;
+  busyTimeout: number;
+  busyRetry: number;
+  stopTimeout: number;
 }
 
 const HELP = `
@@ -54,35 +55,30 @@ Examples:
   tariffs schedule --config tariffs.json
   tariffs schedule --list --now 2026-03-28T12:00:00Z --hours 48 --format json`;
 
-export function register(program: Command): void {
-  const command = program
-    .command('schedule')
-    .description('run the jobs on their schedules until SIGTERM (or --list their next fire times)')
+export function configure(command: Command): void {
+  command
     .option('--list', "print each job's fire times over the next --hours and exit")
-    .option('--now <when>', 'with --list: list from this instant instead of now (ISO 8601)')
-    .option('--hours <n>', 'with --list: how far ahead', '48')
-    .option('--busy-timeout <seconds>', 'how long a job waits while another tariffs job is writing the database', '30')
-    .option('--busy-retry <seconds>', 'after such a wait, run the job again this much later (not counted as a failure)', '60')
-    .option('--stop-timeout <seconds>', 'on SIGTERM, how long to let the running job finish before interrupting it', '60');
+    .option('--now <when>', 'with --list: list from this instant instead of now (ISO 8601)', parsed('--now', parseUserDateTime))
+    .option('--hours <n>', 'with --list: how far ahead', hoursAhead, 48)
+    .option('--busy-timeout <seconds>', 'how long a job waits while another tariffs job is writing the database', seconds('--busy-timeout'), 30)
+    .option('--busy-retry <seconds>', 'after such a wait, run the job again this much later (not counted as a failure)', seconds('--busy-retry'), 60)
+    .option('--stop-timeout <seconds>', 'on SIGTERM, how long to let the running job finish before interrupting it', seconds('--stop-timeout'), 60);
+  rule<ScheduleFlags>(command, (f) => f.now !== undefined && !f.list, '--now goes with --list');
   withConfig(withApi(withDb(withFormat(command))));
   command.addHelpText('after', HELP);
   command.action(action(async (flags: ScheduleFlags) => {
     const config = configFrom(flags);
     if (flags.list) {
-      const hours = Number(flags.hours);
-      if (!(Number.isFinite(hours) && hours > 0 && hours <= 24 * 366)) throw new UsageError(`--hours: '${flags.hours}' is not a number of hours (0 < N <= 8784)`);
-      const now = flags.now === undefined ? new Date() : parseUserDateTime(flags.now, '--now');
-      const listed = upcomingRuns(resolveSchedules(JOBS, config), now, hours, JOBS.map((j) => j.name));
+      const listed = upcomingRuns(resolveSchedules(JOBS, config), flags.now ?? new Date(), flags.hours, JOBS.map((j) => j.name));
       const format = formatOf(flags);
       if (format === 'json') process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
       else writeRows(listed.flatMap((j) => j.next.map((n) => ({ job: j.job, at: n.at, local: n.local, triggers: n.triggers.join('+') }))), format, ['job', 'at', 'local', 'triggers']);
       return EXIT.OK;
     }
-    if (flags.now !== undefined) throw new UsageError('--now goes with --list');
-    const busyTimeoutMs = seconds(flags.busyTimeout, '--busy-timeout') * 1000;
-    const graceMs = seconds(flags.stopTimeout, '--stop-timeout') * 1000;
+    const busyTimeoutMs = flags.busyTimeout * 1000;
+    const graceMs = flags.stopTimeout * 1000;
     const logger = loggerFor(config, flags);
-    const busyRetryMs = seconds(flags.busyRetry, '--busy-retry') * 1000;
+    const busyRetryMs = flags.busyRetry * 1000;
     // On a terminal a line at the start, one per run and one at the end (the logs show warnings only).
     const say = process.stderr.isTTY ? sayOnTerminal : undefined;
     const scheduler = new Scheduler({
@@ -120,8 +116,8 @@ export function register(program: Command): void {
   }));
 }
 
-function seconds(text: string, flag: string): number {
-  const n = Number(text);
-  if (!(Number.isFinite(n) && n >= 0)) throw new UsageError(`${flag}: '${text}' is not a number of seconds`);
-  return n;
+function hoursAhead(text: string): number {
+  const hours = Number(text);
+  if (!(Number.isFinite(hours) && hours > 0 && hours <= 24 * 366)) throw new UsageError(`--hours: '${text}' is not a number of hours (0 < N <= 8784)`);
+  return hours;
 }

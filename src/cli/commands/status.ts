@@ -2,7 +2,7 @@
 // tomorrow is complete and the gaps of the last 7 days; each job's last run. Opens read-only.
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { EXIT, UsageError } from '../../errors.js';
+import { EXIT } from '../../errors.js';
 import { warehouseStatus } from '../../schedule/warehouseStatus.js';
 import { readBusyAttempts } from '../../store/busyAttempts.js';
 import { Warehouse } from '../../store/Warehouse.js';
@@ -11,20 +11,19 @@ import { formatLocal, localMinutesOfDay, parseUserDateTime } from '../../time/in
 import type { WarehouseStatus } from '../../schedule/warehouseStatus.js';
 import { action } from '../run.js';
 import { configFrom, formatOf, loggerFor, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
+import { parsed, seconds } from '../flagRules.js';
 import { render } from '../output.js';
 
 interface StatusFlags extends CommonFlags {
-  now?: string;
-  busyTimeout: string;
+  now?: Date;
+  busyTimeout: number;
   check?: boolean;
 }
 
-export function register(program: Command): void {
-  const command = program
-    .command('status')
-    .description("is the warehouse current: each tracked tariff's latest slot, tomorrow, gaps; each job's last run")
-    .option('--now <when>', 'judge "today" and "tomorrow" as of this instant (ISO 8601) instead of now')
-    .option('--busy-timeout <seconds>', 'how long to wait while a job is writing the database', '10')
+export function configure(command: Command): void {
+  command
+    .option('--now <when>', 'judge "today" and "tomorrow" as of this instant (ISO 8601) instead of now', parsed('--now', parseUserDateTime))
+    .option('--busy-timeout <seconds>', 'how long to wait while a job is writing the database', seconds('--busy-timeout'), 10)
     .option('--check', 'for monitoring: exit 1 (each problem one line on stderr) unless every tracked tariff is current');
   withConfig(withDb(withFormat(command)));
   command.addHelpText('after', `
@@ -47,10 +46,8 @@ database busy; each problem is one line on stderr.`);
   command.action(action(async (flags: StatusFlags) => {
     const config = configFrom(flags);
     const format = formatOf(flags);
-    const busySeconds = Number(flags.busyTimeout);
-    if (!(Number.isFinite(busySeconds) && busySeconds >= 0)) throw new UsageError(`--busy-timeout: '${flags.busyTimeout}' is not a number of seconds`);
-    const now = flags.now === undefined ? new Date() : parseUserDateTime(flags.now, '--now');
-    const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config, flags), busyTimeoutMs: busySeconds * 1000 });
+    const now = flags.now ?? new Date();
+    const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config, flags), busyTimeoutMs: flags.busyTimeout * 1000 });
     let status;
     try {
       status = await warehouseStatus(warehouse, config, now, readBusyAttempts(jobPaths(config.db).busyLog));

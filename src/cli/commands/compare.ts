@@ -1,0 +1,42 @@
+// `tariffs compare`: a meter's consumption priced at its agreements and at each --tariff, side by side.
+import type { Command } from 'commander';
+import { lastCompleteMonths, tariffComparison, type PaymentMethod } from '../../analytics/index.js';
+import { collect, configFrom, withConfig, withDb, withFormat } from '../common.js';
+import { LAYOUTS, RULES, meterFlag, paymentMethod, warnCarried, warnIncomplete } from '../costOutput.js';
+import { output, rangeOf, withWarehouse, type RangeFlags } from '../questions.js';
+import { action } from '../run.js';
+
+interface CompareFlags extends RangeFlags {
+  meter: string;
+  tariff: string[];
+  paymentMethod?: PaymentMethod;
+}
+
+export function configure(command: Command): void {
+  command
+    .requiredOption('--meter <MPAN[:SERIAL]>', 'the meter', meterFlag('--meter'))
+    .requiredOption('--tariff <code>', 'a stored tariff to compare (repeatable)', collect)
+    .option('--from <when>', 'range start (default: the first day of the month 12 months ago)')
+    .option('--to <when>', 'range end, exclusive (default: the first day of the current month)')
+    .option('--payment-method <method>', 'DIRECT_DEBIT or NON_DIRECT_DEBIT standing charges (default: config payment_method, else DIRECT_DEBIT)', paymentMethod);
+  withFormat(withConfig(withDb(command)));
+  command.addHelpText('after', `
+One row for the actual agreements (scenario 'actual') and one per --tariff: days, kwh,
+energy_cost_inc_vat, standing_charge_inc_vat, total_inc_vat, total_gbp and difference_gbp (to the
+actual; positive = dearer), with what is missing, and caveats: what the total rests on (prices
+carried from a last published rate without an end, carried_half_hours and carried_from; days
+without a standing charge), said on stderr too. SQL: tariff_comparison(meter, [tariffs], from, to, payment := …,
+dispatches := …).
+${RULES}`);
+  command.action(action(async (flags: CompareFlags) => {
+    const payment = flags.paymentMethod ?? configFrom(flags).paymentMethod;
+    const defaults = lastCompleteMonths(new Date());
+    const range = flags.from === undefined && flags.to === undefined ? { from: defaults.from, to: defaults.to } : rangeOf(flags);
+    await withWarehouse(flags, async (warehouse, format) => {
+      const rows = await tariffComparison(warehouse, { meter: flags.meter, tariffs: flags.tariff, payment, ...range, rounded: true });
+      warnIncomplete(rows);
+      warnCarried(rows);
+      output(rows, format, LAYOUTS.compare);
+    });
+  }));
+}

@@ -1,0 +1,26 @@
+// `tariffs negative`: when prices were negative, the half-hours or the contiguous runs.
+import type { Command } from 'commander';
+import { negativeRuns, negativeSlots } from '../../analytics/index.js';
+import { withDb, withFormat } from '../common.js';
+import { FORMS, WHEN, output, rangeOf, tariffOf, withWarehouse, type TariffFlags } from '../questions.js';
+import { action } from '../run.js';
+
+export function configure(command: Command): void {
+  command
+    .option('--tariff <code>', 'one tariff (default: every stored tariff)')
+    .option('--runs', 'one row per contiguous run of negative half-hours')
+    .option('--from <when>', `range start (default: everything stored); ${WHEN}`)
+    .option('--to <when>', 'range end, exclusive (default: everything stored)');
+  withFormat(withDb(command));
+  command.addHelpText('after', `
+Half-hours are listed when they lie inside [--from, --to); runs when they overlap it (shown whole).
+No negative prices is an empty answer (exit 0). SQL: the views negative_slots and negative_runs.
+${FORMS}`);
+  command.action(action(async (flags: TariffFlags & { runs?: boolean }) => {
+    const range = rangeOf(flags);
+    await withWarehouse(flags, async (warehouse, format) => {
+      const request = { ...tariffOf(flags), ...range, rounded: true };
+      output(flags.runs ? await negativeRuns(warehouse, request) : await negativeSlots(warehouse, request), format);
+    });
+  }));
+}
