@@ -11,14 +11,18 @@ import {
 import { handleGraphql } from './handleGraphql.js';
 import { profileRules, type ProfileRules, type SandboxProfile } from './profiles.js';
 import {
-  invalidParametersBody, lastParam, readBooleanParam, readDateTimeParam, readPage, readPageSize, type ParamError,
+  invalidParametersBody, lastParam, readBooleanParam, readDateTimeParam, readPageSize, type ParamError,
 } from './queryParams.js';
 import { isoUtc, type RateSeries } from './RateSeries.js';
 import {
-  REAL_BASE_URL, RATE_KINDS, kindsFor, type AddTariffInput, type Json, type RateKind, type SandboxCatalog,
+  RATE_KINDS, kindsFor, type AddTariffInput, type Json, type RateKind, type SandboxCatalog,
   type TariffSummary,
 } from './SandboxCatalog.js';
 import { consumptionReply } from './consumptionReply.js';
+import {
+  NOT_FOUND, hasRecords, methodNotAllowed, paginate, prepareReply, redirectToSlash, statusFault, writeReply, type Reply,
+} from './replies.js';
+import { decode, originFor, readBody, requestOrigin } from './requests.js';
 import { SANDBOX_API_KEY } from './sandboxCredentials.js';
 import type { RecordedRequest, Sandbox } from './startSandbox.js';
 import { TokenStore } from './TokenStore.js';
@@ -34,21 +38,7 @@ export interface SandboxServerOptions {
   profile?: SandboxProfile;
 }
 
-/** What a route answers, before faults and serialisation. */
-interface Reply {
-  status: number;
-  headers?: Record<string, string>;
-  json?: unknown;
-  /** A non-JSON body (HTML error pages of the fault kinds). */
-  text?: string;
-  contentType?: string;
-  /** Links in the body point at the real host and must be rewritten to this sandbox's origin. */
-  rewriteHosts?: boolean;
-}
 
-const MAX_BODY_BYTES = 1 << 20;
-const NOT_FOUND: Reply = { status: 404, json: { detail: 'Not found.' } };
-const INVALID_PAGE: Reply = { status: 404, json: { detail: 'Invalid page.' } };
 
 const ROUTES = {
   products: /^\/v1\/products\/?$/,
@@ -212,13 +202,13 @@ export class SandboxServer implements Sandbox {
       // latency first would make this one thread work on requests that arrived together one after
       // another, each waiting for the others. (With a fault to act, the answer comes after the
       // latency, as before.)
-      const ready = action === undefined ? this.prepare(req, answer()) : undefined;
+      const ready = action === undefined ? prepareReply(answer(), requestOrigin(req, this.address)) : undefined;
       const delay = this.latencyMs + plan.latencyMs;
       if (delay > 0) await this.sleep(delay);
       if (this.held) await this.held;
       if (this.closing || res.destroyed) return;
       if (ready) {
-        this.write(res, ready);
+        writeReply(res, ready);
         return;
       }
       fault = action?.spec;
@@ -228,7 +218,7 @@ export class SandboxServer implements Sandbox {
       }
       if (action?.kind === 'stall-headers') return;
       if (action && STATUS_FAULTS.has(action.kind)) {
-        this.send(req, res, this.statusFault(action));
+        this.send(req, res, statusFault(action, this.now()));
         return;
       }
       this.send(req, res, answer(), action);
@@ -382,158 +372,13 @@ export class SandboxServer implements Sandbox {
     return missing;
   }
 
-  private statusFault(fault: FaultSpec): Reply {
-    const headers: Record<string, string> = {};
-    if (fault.retryAfter !== undefined) headers['Retry-After'] = String(fault.retryAfter);
-    if (fault.retryAfterDate !== undefined) {
-      headers['Retry-After'] = new Date(this.now().getTime() + fault.retryAfterDate * 1000).toUTCString();
-    }
-    const html = (title: string) => ({
-      status: Number(fault.kind),
-      headers,
-      contentType: 'text/html',
-      text: `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n</body>\r\n</html>\r\n`,
-    });
-    switch (fault.kind) {
-      case '429': {
-        const wait = fault.retryAfter ?? fault.retryAfterDate ?? 60;
-        return { status: 429, headers, json: { detail: `Request was throttled. Expected available in ${wait} seconds.` } };
-      }
-      case '500':
-        return {
-          status: 500,
-          headers,
-          contentType: 'text/html',
-          text: '\n<!doctype html>\n<html lang="en">\n<head>\n  <title>Server Error (500)</title>\n</head>\n<body>\n  <h1>Server Error (500)</h1><p></p>\n</body>\n</html>\n',
-        };
-      case '502':
-        return html('502 Bad Gateway');
-      case '503':
-        return { status: 503, headers, json: { detail: 'Service temporarily unavailable, try again later.' } };
-      default:
-        return html('504 Gateway Time-out');
-    }
-  }
-
   private send(req: IncomingMessage, res: ServerResponse, reply: Reply, mode?: FaultSpec): void {
-    this.write(res, this.prepare(req, reply), mode);
+    writeReply(res, prepareReply(reply, requestOrigin(req, this.address)), mode);
   }
-
-  /** A reply as the bytes and headers to send. */
-  private prepare(req: IncomingMessage, reply: Reply): { status: number; headers: Record<string, string | number>; body: Buffer } {
-    let text: string;
-    let contentType: string;
-    if (reply.json !== undefined) {
-      text = JSON.stringify(reply.json);
-      if (reply.rewriteHosts) text = text.replaceAll(REAL_BASE_URL, `${requestOrigin(req, this.address)}/v1/`);
-      contentType = 'application/json';
-    } else {
-      text = reply.text ?? '';
-      contentType = reply.contentType ?? 'text/plain; charset=utf-8';
-    }
-    return { status: reply.status, headers: { 'Content-Type': contentType, ...reply.headers }, body: Buffer.from(text, 'utf8') };
-  }
-
-  private write(res: ServerResponse, { status, headers, body }: ReturnType<SandboxServer['prepare']>, mode?: FaultSpec): void {
-    const part = (fault: FaultSpec) => body.subarray(0, Math.min(fault.bytes ?? Math.floor(body.length / 2), Math.max(0, body.length - 1)));
-    if (mode?.kind === 'truncate') {
-      // No Content-Length: the response ends cleanly (chunked) and only the JSON is broken.
-      res.writeHead(status, headers);
-      res.end(part(mode));
-      return;
-    }
-    if (mode?.kind === 'stall-body') {
-      res.writeHead(status, { ...headers, 'Content-Length': body.length });
-      res.write(part(mode));
-      return;
-    }
-    res.writeHead(status, { ...headers, 'Content-Length': body.length });
-    res.end(body);
-  }
-
-}
-
-/** One page of a list, DRF PageNumberPagination style: absolute next/previous keeping other params. */
-function paginate(url: URL, origin: string, count: number, size: number, item: (k: number) => unknown): Reply {
-  const requested = readPage(url.searchParams);
-  const lastPage = Math.max(1, Math.ceil(count / size));
-  const page = requested === Infinity ? lastPage : requested;
-  if (page === undefined || page > lastPage) return INVALID_PAGE;
-  const start = (page - 1) * size;
-  const end = Math.min(count, start + size);
-  const results: unknown[] = [];
-  for (let k = start; k < end; k++) results.push(item(k));
-  return {
-    status: 200,
-    json: {
-      count,
-      next: page < lastPage ? pageUrl(url, origin, page + 1) : null,
-      previous: page > 1 ? pageUrl(url, origin, page - 1) : null,
-      results,
-    },
-  };
-}
-
-function pageUrl(url: URL, origin: string, page: number): string {
-  const target = new URL(`${url.pathname}${url.search}`, origin);
-  if (page === 1) target.searchParams.delete('page');
-  else target.searchParams.set('page', String(page));
-  return target.toString();
-}
-
-function hasRecords(json: unknown): json is { results: unknown[] } {
-  const results = (json as { results?: unknown } | undefined)?.results;
-  return Array.isArray(results) && results.length > 0;
 }
 
 function availableAtInstant(listing: Json, at: number): boolean {
   const from = typeof listing.available_from === 'string' ? Date.parse(listing.available_from) : -Infinity;
   const to = typeof listing.available_to === 'string' ? Date.parse(listing.available_to) : Infinity;
   return from <= at && at < to;
-}
-
-function redirectToSlash(url: URL): Reply {
-  return { status: 301, headers: { Location: `${url.origin}${url.pathname}/${url.search}` }, text: '' };
-}
-
-function methodNotAllowed(method: string, allow: string): Reply {
-  return { status: 405, headers: { Allow: allow }, json: { detail: `Method "${method}" not allowed.` } };
-}
-
-function decode(segment: string): string | undefined {
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return undefined;
-  }
-}
-
-/** Links are built from the Host the client used (like Django's build_absolute_uri). */
-function requestOrigin(req: IncomingMessage, address: { host: string; port: number } | undefined): string {
-  const host = req.headers.host;
-  if (host && /^[A-Za-z0-9.\-:[\]]+$/.test(host)) return `http://${host}`;
-  return address ? originFor(address.host, address.port) : 'http://127.0.0.1';
-}
-
-function originFor(host: string, port: number): string {
-  const reachable = host === '0.0.0.0' ? '127.0.0.1' : host === '::' ? '::1' : host;
-  return reachable.includes(':') ? `http://[${reachable}]:${port}` : `http://${reachable}:${port}`;
-}
-
-/** The request body as text; undefined when it exceeds MAX_BODY_BYTES. */
-function readBody(req: IncomingMessage): Promise<string | undefined> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooBig = false;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_BODY_BYTES) tooBig = true;
-      else chunks.push(chunk);
-    });
-    const done = () => resolve(tooBig ? undefined : Buffer.concat(chunks).toString('utf8'));
-    req.on('end', done);
-    req.on('close', done); // an aborted request: the handler then finds the response destroyed
-    req.on('error', reject);
-  });
 }
