@@ -46,7 +46,7 @@ afterAll(() => tmp.remove());
 const specOf = (series: string, kind: string) => report.specs.find((s) => s.series === series && s.kind === kind)!.spec as Spec;
 
 describe('the page as drawn', () => {
-  it('holds each chart as its spec draws it plainly (what one chart of a form computed serves the next; its axes, titles and data are its own)', async () => {
+  it('holds each chart as its spec draws it plainly (its axes, titles and data its own)', async () => {
     expect(report.specs.length).toBe(report.charts);
     for (const { series, kind, period, spec } of report.specs) {
       const alone = await plainSvg(spec);
@@ -121,10 +121,8 @@ describe('the month charts of a price series', () => {
   });
 });
 
-describe('a cost query that fails while the price charts are drawn', () => {
+describe('a cost query that fails', () => {
   it('ends the export with its error and exit 1, not an unhandled rejection', async () => {
-    // the cost sections' data are read while the price charts are drawn, and awaited only after
-    // them: their failure must reach the command's error handling, not Node's
     const broken = tmp.file('broken.duckdb');
     copyFileSync(db, broken);
     const warehouse = await Warehouse.open(broken);
