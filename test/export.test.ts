@@ -205,6 +205,33 @@ describe('exportReports', () => {
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(11);
   });
 
+  it('report.html: each day chart says its day\'s statistics and cheapest 2 hours as the CSV files give them', () => {
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    const key = (r: Record<string, string>) => `${r.tariff_code} ${r.local_date}`;
+    const daily = new Map(csvRows(join(out, 'daily_stats.csv')).map((r) => [key(r), r]));
+    const windows = new Map(csvRows(join(out, 'cheapest_2h_per_day.csv')).map((r) => [key(r), r]));
+    const p2 = (text: string) => Number(text).toFixed(2);
+    let checked = 0;
+    let withWindow = 0;
+    for (const section of html.split('<section id=').slice(1)) {
+      const tariff = /^"([^"]+)"/.exec(section)![1]!;
+      for (const [, date, chart] of section.matchAll(/data-kind="day" data-period="([^"]+)">(<svg[\s\S]*?<\/svg>)/g)) {
+        const said = /aria-label="Subtitle text '(\d+) of (\d+) half-hours[^·]*· min (\S+) · mean (\S+) · max (\S+) (?:cheapest 2 h (\d\d:\d\d)–(\d\d:\d\d) at (-?[\d.]+)|no complete 2-hour window)/.exec(chart!);
+        expect(said, `${tariff} ${date}`).not.toBeNull();
+        const day = daily.get(`${tariff} ${date}`)!;
+        expect(said!.slice(1, 6), `${tariff} ${date}`).toEqual([day.slots, day.expected_slots, p2(day.min_inc_vat!), p2(day.mean_inc_vat!), p2(day.max_inc_vat!)]);
+        const window = windows.get(`${tariff} ${date}`);
+        expect(said!.slice(6, 9), `${tariff} ${date}`).toEqual(window
+          ? [window.local_start!.slice(11, 16), window.local_end!.slice(11, 16), p2(window.mean_inc_vat!)]
+          : [undefined, undefined, undefined]);
+        checked += 1;
+        withWindow += window ? 1 : 0;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(20);
+    expect(withWindow).toBeGreaterThanOrEqual(15);
+  });
+
   it('exports only the tariffs and window asked for', async () => {
     const dir = tmp.file('window');
     await exportReports({
