@@ -3,7 +3,7 @@
 // half-hour counts. The numbers come from src/analytics (the views and macros of sql/); this
 // module only picks rows and counts them (src/cli/formatDemoSummary.ts prints them).
 import { cheapestWindows, negativeRuns, negativeSlots, netCosts, tariffComparison } from '../analytics/index.js';
-import { listValue } from '../store/duckdb.js';
+import { listValue } from '@duckdb/node-api';
 import { HOUSEHOLD } from '../sandbox/loadSandboxData.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { localDayBounds } from '../time/index.js';

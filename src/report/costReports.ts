@@ -4,7 +4,7 @@
 // readings and the meter's fuel and direction (tariff_direction, tariff_mismatch in sql/macros):
 // import tariffs for import meters, export (Outgoing) tariffs for export meters, gas for gas.
 // Numbers come from the scenario_monthly_costs and tariff_comparison macros of sql/macros.
-import { listValue, type DuckDBValue } from '../store/duckdb.js';
+import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { SUM_DIGITS, dispatchesFor } from '../analytics/costs.js';
 import { priceSql } from '../analytics/priceSql.js';
 import type { Warehouse } from '../store/Warehouse.js';

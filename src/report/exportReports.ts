@@ -8,7 +8,7 @@ import { silentLogger } from '../log/createLogger.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { copyToFile, type TableFormat } from './copyToFile.js';
 import { resolveScope, scopeParams } from './exportScope.js';
-import type { DuckDBValue } from '../store/duckdb.js';
+import type { DuckDBValue } from '@duckdb/node-api';
 import { assemblePage, pageSections, readHtmlData, type DrawnSection } from './html/buildHtmlReport.js';
 import { COST_REPORTS, prepareCostScope } from './costReports.js';
 import { REPORTS, type ReportDefinition } from './reports.js';

@@ -1,6 +1,6 @@
 // What an export covers: the tariffs (given, or every tariff with half-hourly prices) and the
 // window, as the bound parameters every report query shares. Fails naming a tariff with no data.
-import { listValue, type DuckDBValue } from '../store/duckdb.js';
+import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { NoDataError, UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { localDaysIn } from '../analytics/index.js';
