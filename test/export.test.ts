@@ -3,16 +3,10 @@
 // re-exports, atomic replacement, the HTML page (an SVG per period, nothing external), errors.
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NoDataError, UsageError } from '../src/errors.js';
-import { exportReports, exportThreads, ExportDirectoryError, type ExportedFile, type ExportFormat } from '../src/report/exportReports.js';
-import { Warehouse } from '../src/store/Warehouse.js';
-import { dailyStats, dailyStatsIn } from '../src/analytics/dailyStats.js';
-import { REPORTS } from '../src/report/reports.js';
-import { resolveScope, scopeParams } from '../src/report/exportScope.js';
+import { exportReports, ExportDirectoryError, type ExportedFile } from '../src/report/exportReports.js';
 import { TEMPORARY_FILE } from '../src/report/writeAtomically.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { buildExportFixture, FIXTURE_TARIFFS } from './helpers/exportFixture.js';
@@ -127,38 +121,6 @@ describe('exportReports', () => {
     for (const name of readdirSync(out)) expect({ name, sha: sha(join(again, name)) }).toEqual({ name, sha: sha(join(out, name)) });
   });
 
-  it('draws the page from the rows its daily_stats file is written from: the same as dailyStats asked again', async () => {
-    const warehouse = await Warehouse.open(db, { readOnly: true });
-    try {
-      const scope = await resolveScope(warehouse, {});
-      const daily = REPORTS.find((r) => r.name === 'daily_stats')!;
-      await warehouse.run(`CREATE TEMP TABLE report_rows AS ${daily.query}`, scopeParams(scope));
-      const asked = await dailyStats(warehouse, { tariffs: scope.tariffs, from: scope.from, to: scope.to, rounded: true });
-      expect(asked.length).toBeGreaterThan(100);
-      expect(await dailyStatsIn(warehouse, 'report_rows')).toEqual(asked);
-    } finally {
-      warehouse.close();
-    }
-  });
-
-  it('leaves a core to the charts when it draws the HTML page, and every core to DuckDB otherwise', async () => {
-    const started = async (formats: ExportFormat[]) => {
-      const lines: Record<string, unknown>[] = [];
-      const logger = pino({ level: 'info' }, { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) });
-      await exportReports({ db, outDir: tmp.file(`threads-${formats.join('-')}`), formats, logger });
-      return lines.find((l) => l.msg === 'export: starting')!.duckdb_threads;
-    };
-    const plain = await Warehouse.open(db, { readOnly: true });
-    const duckdbDefault = Number((await plain.one("SELECT current_setting('threads') AS n"))!.n);
-    plain.close();
-    expect(await started(['csv'])).toBe(duckdbDefault);
-    expect(await started(['html'])).toBe(Math.max(1, availableParallelism() - 1));
-    expect(exportThreads(['csv', 'html'], 2)).toEqual({ threads: 1 });
-    expect(exportThreads(['html'], 1)).toEqual({ threads: 1 });
-    expect(exportThreads(['html'], 8)).toEqual({ threads: 7 });
-    expect(exportThreads(['csv', 'parquet'], 8)).toEqual({});
-  });
-
   it('leaves no temporary files and replaces existing files only with complete ones', async () => {
     const dir = tmp.file('replace');
     await exportReports({ db, outDir: dir, formats: ['csv'], tariffs: ['E-1R-AGILE-24-10-01-N'] });
@@ -241,6 +203,33 @@ describe('exportReports', () => {
     const sizes = [...html.matchAll(/font-size="([\d.]+)px"/g)].map((m) => Number(m[1]));
     expect(sizes.length).toBeGreaterThan(100);
     expect(Math.min(...sizes)).toBeGreaterThanOrEqual(11);
+  });
+
+  it('report.html: each day chart says its day\'s statistics and cheapest 2 hours as the CSV files give them', () => {
+    const html = readFileSync(join(out, 'report.html'), 'utf8');
+    const key = (r: Record<string, string>) => `${r.tariff_code} ${r.local_date}`;
+    const daily = new Map(csvRows(join(out, 'daily_stats.csv')).map((r) => [key(r), r]));
+    const windows = new Map(csvRows(join(out, 'cheapest_2h_per_day.csv')).map((r) => [key(r), r]));
+    const p2 = (text: string) => Number(text).toFixed(2);
+    let checked = 0;
+    let withWindow = 0;
+    for (const section of html.split('<section id=').slice(1)) {
+      const tariff = /^"([^"]+)"/.exec(section)![1]!;
+      for (const [, date, chart] of section.matchAll(/data-kind="day" data-period="([^"]+)">(<svg[\s\S]*?<\/svg>)/g)) {
+        const said = /aria-label="Subtitle text '(\d+) of (\d+) half-hours[^·]*· min (\S+) · mean (\S+) · max (\S+) (?:cheapest 2 h (\d\d:\d\d)–(\d\d:\d\d) at (-?[\d.]+)|no complete 2-hour window)/.exec(chart!);
+        expect(said, `${tariff} ${date}`).not.toBeNull();
+        const day = daily.get(`${tariff} ${date}`)!;
+        expect(said!.slice(1, 6), `${tariff} ${date}`).toEqual([day.slots, day.expected_slots, p2(day.min_inc_vat!), p2(day.mean_inc_vat!), p2(day.max_inc_vat!)]);
+        const window = windows.get(`${tariff} ${date}`);
+        expect(said!.slice(6, 9), `${tariff} ${date}`).toEqual(window
+          ? [window.local_start!.slice(11, 16), window.local_end!.slice(11, 16), p2(window.mean_inc_vat!)]
+          : [undefined, undefined, undefined]);
+        checked += 1;
+        withWindow += window ? 1 : 0;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(20);
+    expect(withWindow).toBeGreaterThanOrEqual(15);
   });
 
   it('exports only the tariffs and window asked for', async () => {

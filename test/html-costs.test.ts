@@ -2,7 +2,8 @@
 // sandbox household's year, 2023-03 → 2024-02): every scenario drawn (bars side by side, so the
 // agreements never hide the tariff they equal), tariffs named in full with product and region,
 // the subtitle saying what the totals include, months counted as months, and one price axis for
-// all the month charts of a series. The Vega-Lite specs are read beside their SVGs.
+// all the month charts of a series; day charts of series sharing days each drawn from their own
+// series. The Vega-Lite specs are read beside their SVGs.
 import { copyFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDemoWarehouse } from '../src/demo/buildDemoWarehouse.js';
@@ -46,7 +47,7 @@ afterAll(() => tmp.remove());
 const specOf = (series: string, kind: string) => report.specs.find((s) => s.series === series && s.kind === kind)!.spec as Spec;
 
 describe('the page as drawn', () => {
-  it('holds each chart as its spec draws it plainly (what one chart of a form computed serves the next; its axes, titles and data are its own)', async () => {
+  it('holds each chart as its spec draws it plainly (its axes, titles and data its own)', async () => {
     expect(report.specs.length).toBe(report.charts);
     for (const { series, kind, period, spec } of report.specs) {
       const alone = await plainSvg(spec);
@@ -121,10 +122,53 @@ describe('the month charts of a price series', () => {
   });
 });
 
-describe('a cost query that fails while the price charts are drawn', () => {
+describe('the day charts of series with the same days', () => {
+  it("each draw their own series' prices and say its day and cheapest 2 hours, as rate_slots has them", async () => {
+    const tariffs = ['E-1R-AGILE-18-02-21-A', 'E-1R-AGILE-18-02-21-C', AGILE];
+    const warehouse = await Warehouse.open(db, { readOnly: true });
+    try {
+      const scope = await resolveScope(warehouse, { tariffs, from: new Date('2020-09-20T00:00:00+01:00'), to: new Date('2020-10-01T00:00:00+01:00') });
+      const days = (await buildHtmlReport(warehouse, scope, silentLogger())).specs.filter((s) => s.kind === 'day');
+      expect([...new Set(days.map((d) => d.series))].sort()).toEqual(tariffs);
+      for (const { series, period, spec } of days) {
+        const [stats, window] = (spec as Spec).title.subtitle as [string, string];
+        // the day's prices, and its cheapest four consecutive half-hours (the earliest of equal means
+        // to 1e-9 p, whatever order the sums were taken in)
+        const day = (await warehouse.one(`SELECT min(value_inc_vat) AS lo, max(value_inc_vat) AS hi FROM rate_slots
+          WHERE tariff_code = $t AND local_date = CAST($d AS DATE)`, { t: series, d: period }))!;
+        const best = await warehouse.one(`
+          SELECT strftime(timezone('Europe/London', a.slot_start), '%H:%M') AS start_at,
+                 strftime(timezone('Europe/London', a.slot_start + INTERVAL 2 HOUR), '%H:%M') AS end_at, avg(b.value_inc_vat) AS mean
+          FROM rate_slots AS a JOIN rate_slots AS b ON b.tariff_code = a.tariff_code AND b.local_date = a.local_date
+            AND b.slot_start >= a.slot_start AND b.slot_start < a.slot_start + INTERVAL 2 HOUR
+          WHERE a.tariff_code = $t AND a.local_date = CAST($d AS DATE)
+          GROUP BY a.slot_start HAVING count(*) = 4
+          ORDER BY round(mean, 9), a.slot_start LIMIT 1`, { t: series, d: period });
+        // the price line: each half-hour's price, once per half-hour (drawn as a step from its start to its end)
+        const line = ((spec as Spec).layer as Spec[]).find((l) => l.mark.type === 'line')!.data.values as { p: number | null }[];
+        const drawn = line.filter((v) => v.p !== null).filter((_, i) => i % 2 === 0).map((v) => v.p!);
+        const prices = (await warehouse.all(`SELECT value_inc_vat AS v FROM rate_slots
+          WHERE tariff_code = $t AND local_date = CAST($d AS DATE) ORDER BY slot_start`, { t: series, d: period })).map((r) => Number(r.v));
+        expect(drawn.length, `${series} ${period}`).toBe(prices.length);
+        expect(Math.max(...drawn.map((p, i) => Math.abs(p - prices[i]!))), `${series} ${period}`).toBeLessThanOrEqual(5e-5 + 1e-9);
+        expect(stats, `${series} ${period}`).toContain(`min ${Number(day.lo).toFixed(2)} · `);
+        expect(stats, `${series} ${period}`).toContain(`max ${Number(day.hi).toFixed(2)}`);
+        if (best === undefined) {
+          expect(window, `${series} ${period}`).toMatch(/no complete 2-hour window/);
+        } else {
+          const said = /^cheapest 2 h (\d\d:\d\d)–(\d\d:\d\d) at (-?[\d.]+)/.exec(window)!;
+          expect(said.slice(1, 3), `${series} ${period}`).toEqual([best.start_at, best.end_at]);
+          expect(Math.abs(Number(said[3]) - Number(best.mean)), `${series} ${period}`).toBeLessThanOrEqual(0.005 + 1e-9);
+        }
+      }
+    } finally {
+      warehouse.close();
+    }
+  });
+});
+
+describe('a cost query that fails', () => {
   it('ends the export with its error and exit 1, not an unhandled rejection', async () => {
-    // the cost sections' data are read while the price charts are drawn, and awaited only after
-    // them: their failure must reach the command's error handling, not Node's
     const broken = tmp.file('broken.duckdb');
     copyFileSync(db, broken);
     const warehouse = await Warehouse.open(broken);

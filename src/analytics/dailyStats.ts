@@ -76,16 +76,6 @@ export async function dailyStats(warehouse: Warehouse, request: DailyStatsReques
   return rows.map(dailyRowOf);
 }
 
-/** The rows of `table`, which holds what dailyStatsQuery selected (an export's daily_stats report,
- *  its prices DECIMAL(10,4)), as dailyStats gives them rounded: the page of an export reads the
- *  rows its daily_stats file is written from instead of asking again. */
-export async function dailyStatsIn(warehouse: Warehouse, table: string): Promise<DailyStatsRow[]> {
-  const prices = PRICE_STAT_COLUMNS.map((c) => `CAST(${c} AS DOUBLE) AS ${c}`).join(', ');
-  const rows = await warehouse.all(`SELECT * REPLACE (${prices}) FROM ${table}
-    ORDER BY tariff_code, payment_method NULLS FIRST, rate_type, local_date`);
-  return rows.map(dailyRowOf);
-}
-
 function dailyRowOf(row: JsRow): DailyStatsRow {
   return {
     ...seriesOf(row),
@@ -98,12 +88,12 @@ function dailyRowOf(row: JsRow): DailyStatsRow {
   };
 }
 
-/** The price columns of a daily_stats or monthly_stats row, typed. */
 /** A row's series: the tariff, payment method and rate type every per-series answer starts with. */
 export function seriesOf(row: JsRow): { tariff_code: string; payment_method: string | null; rate_type: string } {
   return { tariff_code: String(row.tariff_code), payment_method: row.payment_method as string | null, rate_type: String(row.rate_type) };
 }
 
+/** The price columns of a daily_stats or monthly_stats row, typed. */
 export function priceStatsOf(row: JsRow): Omit<PriceStats, 'slots' | 'expected_slots' | 'negative_slots'> {
   const number = (column: string) => Number(row[column]);
   const optional = (column: string) => (row[column] === null ? null : Number(row[column]));

@@ -50,7 +50,7 @@ export async function householdSummary(warehouse: Warehouse): Promise<DemoSummar
 export async function demoSummary(warehouse: Warehouse, tariffs: string[]): Promise<DemoSummary> {
   const summary: DemoSummary = { cheapest: [], negatives: [], clockChanges: [] };
   // Each question asked once for every tariff (each in the order of its per-tariff answer), then
-  // split by tariff: ten calls of each cost the demo ~0.6 s more.
+  // split by tariff.
   const byTariff = <T extends { tariff_code: string }>(rows: T[]) => (tariff: string) => rows.filter((r) => r.tariff_code === tariff);
   const daysOf = byTariff(await summaryDays(warehouse, tariffs));
   const slotsOf = byTariff(await negativeSlots(warehouse));
@@ -97,7 +97,7 @@ export async function demoSummary(warehouse: Warehouse, tariffs: string[]): Prom
 /** The rows of daily_stats (in dailyStats' order) that the summary reads: the clock-change days,
  *  and per tariff its last complete day and last incomplete day (so that "the latest complete day,
  *  else the latest day" picks as it would from every day). Only the view's counts: its prices
- *  are not worked out, and ~3,700 rows are not read into JavaScript for the ~30 used. */
+ *  are not worked out, and only the rows used are read into JavaScript. */
 async function summaryDays(warehouse: Warehouse, tariffs: string[]): Promise<SummaryDay[]> {
   const rows = await warehouse.all(`
     SELECT tariff_code, CAST(local_date AS VARCHAR) AS local_date, slots, expected_slots

@@ -1,7 +1,7 @@
 // `tariffs demo` end to end, offline: the built-in sandbox → a fresh warehouse (every sandbox
-// tariff from 2017-01-01) → a summary → the reports as CSV, Parquet and HTML.
+// tariff from 2017-01-01) → the reports as CSV, Parquet and HTML → a summary.
 import type { Logger } from 'pino';
-import { exportReports, exportThreads, HTML_FILE, type ExportedFile, type ExportFormat, type ExportProgress } from '../report/exportReports.js';
+import { exportReports, HTML_FILE, type ExportedFile, type ExportFormat, type ExportProgress } from '../report/exportReports.js';
 import { halfHourlyTariffs } from '../report/exportScope.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { buildDemoWarehouse, type DemoBuildProgress } from './buildDemoWarehouse.js';
@@ -47,21 +47,10 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
   logger.info({ db, rows: built.ingest.inserted, seconds: seconds(ingested - started) }, 'demo: warehouse built; exporting');
   progress.stageDone?.(`ingested ${built.ingest.inserted} rates of ${built.tariffs.length} tariffs in ${seconds(ingested - started)} s`);
   progress.stage?.(`writing the reports to ${outDir}/ (csv, parquet, ${HTML_FILE})`);
-  // The summary's queries run beside the export, on a connection of their own to the file the
-  // export reads: one DuckDB instance, so one cache of the file's blocks and one pool of threads
-  // (an instance each: two caches filled from the same blocks, four threads on two cores).
   const formats: ExportFormat[] = ['csv', 'parquet', 'html'];
-  const warehouse = await Warehouse.open(db, { readOnly: true, logger, ...exportThreads(formats) });
+  const warehouse = await Warehouse.open(db, { readOnly: true, logger });
   try {
-    const summarised = summarise(warehouse);
-    summarised.catch(() => undefined); // awaited below; not unhandled meanwhile
-    let files: ExportedFile[];
-    try {
-      ({ files } = await exportReports({ db, outDir, formats, logger, warehouse, ...(progress.export ? { progress: progress.export } : {}) }));
-    } catch (error) {
-      await summarised.catch(() => undefined); // its statements end before the file closes
-      throw error;
-    }
+    const { files } = await exportReports({ db, outDir, formats, logger, warehouse, ...(progress.export ? { progress: progress.export } : {}) });
     const exported = performance.now();
     const reported = [...new Set(files.map((f) => f.path))].length;
     logger.info({ dir: outDir, files: reported, seconds: seconds(exported - ingested) }, 'demo: reports written');
@@ -70,7 +59,8 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
     progress.stage?.('summarising');
     progress.summary?.expect(1);
     progress.summary?.working('cheapest windows, negative prices, clock changes, what the household paid');
-    const summary = await summarised;
+    const summary = await demoSummary(warehouse, await halfHourlyTariffs(warehouse));
+    summary.household = await householdSummary(warehouse);
     progress.summary?.done();
     return {
       db, outDir, tariffs: built.tariffs, rows: built.ingest.inserted, summary, files,
@@ -83,16 +73,4 @@ export async function runDemo(options: DemoOptions): Promise<DemoResult> {
 
 function seconds(ms: number): number {
   return Math.round(ms / 100) / 10;
-}
-
-/** What the demo prints, over the tariffs with half-hourly prices (those the reports cover). */
-async function summarise(warehouse: Warehouse): Promise<DemoSummary> {
-  const connection = await warehouse.another();
-  try {
-    const summary = await demoSummary(connection, await halfHourlyTariffs(connection));
-    summary.household = await householdSummary(connection);
-    return summary;
-  } finally {
-    connection.close();
-  }
 }

@@ -3,8 +3,7 @@
 // tariffs — the export's tariffs (and the meter's agreement tariffs) that have prices during its
 // readings and the meter's fuel and direction (tariff_direction, tariff_mismatch in sql/macros):
 // import tariffs for import meters, export (Outgoing) tariffs for export meters, gas for gas.
-// Numbers come from the scenario_monthly_costs and tariff_comparison macros of sql/macros, called
-// once per meter by prepareCostScope into temp tables that the reports and the HTML page read.
+// Numbers come from the scenario_monthly_costs and tariff_comparison macros of sql/macros.
 import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { SUM_DIGITS, dispatchesFor } from '../analytics/costs.js';
 import { priceSql } from '../analytics/priceSql.js';
@@ -20,16 +19,14 @@ export const inCostWindow = (column: string) =>
    AND ${column} < coalesce(CAST($cost_to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')`;
 
 /**
- * Creates temp table export_cost_meters(meter_point, is_export, tariffs) and, for each of those
- * meters, its rows of scenario_monthly_costs (export_monthly_costs: the monthly_costs report and the
- * HTML page's month charts) and, unless `comparison` is false, of tariff_comparison
- * (export_tariff_comparison); returns how many meters.
+ * The export's cost scope, as temp tables the cost reports and the HTML page read:
+ * export_cost_meters(meter_point, is_export, tariffs) and, for each of those meters, its rows of
+ * scenario_monthly_costs (export_monthly_costs) and, unless `comparison` is false, of
+ * tariff_comparison (export_tariff_comparison); returns how many meters.
  * Each macro is called once per meter with the meter, its tariffs and the range bound as values,
  * not LATERAL over export_cost_meters: with values, the macros narrow the rates to those tariffs
  * and that range before the long rates are expanded to half-hours (rate_slots_for); a lateral
- * call's arguments are columns, and DuckDB plans the macro for every meter at once. The demo's
- * three meters: monthly_costs 0.83-0.91 s lateral, the HTML page read scenario_monthly_costs again
- * (0.54-0.82 s a meter before rate_slots_for, 0.25-0.31 s after).
+ * call's arguments are columns, and DuckDB plans the macro for every meter at once.
  */
 export async function prepareCostScope(warehouse: Warehouse, params: Record<string, DuckDBValue>, { comparison = true }: { comparison?: boolean } = {}): Promise<number> {
   await warehouse.run(`

@@ -1,6 +1,6 @@
-// A chart drawn the plain way, from its Vega-Lite spec alone: compile, a View, SVG, with the
-// namespace declarations dropped as the report drops them. Nothing of ChartRenderer (forms, named
-// data sets, values as signals): what the tests hold the report's charts to.
+// A chart drawn the plain way, from its Vega-Lite spec alone (compile, a View, SVG, the namespace
+// declarations dropped as the report drops them), written apart from renderSvg: what tests hold
+// the report's charts to.
 import * as vega from 'vega';
 import { compile, type TopLevelSpec } from 'vega-lite';
 

@@ -1,21 +1,19 @@
-// The HTML report: per price series (tariff × payment method × rate type), the last 14 local days
-// as daily charts, a chart per earlier month (at most 24, newest first) and one chart of every
-// month. Data from src/analytics (daily and monthly statistics), rate_slots, negative_slots and the
-// cheapest_window_per_day macro, read first (queryHtmlData); the charts are then drawn to SVG by
-// renderSvg with no query (renderHtmlReport). Bounded: ≤ 39 charts per series.
+// The HTML report: per price series (tariff × payment method × rate type) the last 14 local days as
+// daily charts, a chart per earlier month (at most 24, newest first) and one chart of every month;
+// then a section per meter's costs. readHtmlData asks its queries; each section is then drawn with
+// no query (pageSections), and assemblePage makes the page of them.
 import type { Logger } from 'pino';
 import type { Params, Warehouse } from '../../store/Warehouse.js';
-import { costData, costPages, type CostData } from './costCharts.js';
-import type { ExportProgress } from '../exportReports.js';
+import { costData, costSection, type CostData } from './costCharts.js';
 import { scopeParams, type ExportScope } from '../exportScope.js';
 import { priceDoubleSql as D } from '../../analytics/priceSql.js';
-import { dailyStats, dailyStatsIn, type DailyStatsRow } from '../../analytics/dailyStats.js';
+import { dailyStats, type DailyStatsRow } from '../../analytics/dailyStats.js';
 import { monthlyStats } from '../../analytics/monthlyStats.js';
 import { inLocalDays, inTariffs } from '../../analytics/scopeSql.js';
 import { regionName } from '../../api/discover.js';
 import { dayChartSpec, historyChartSpec, monthChartSpec, type DayPoint, type MonthDay } from './chartSpecs.js';
 import { renderReportPage, type PageChart, type PageSeries } from './reportPage.js';
-import { ChartRenderer, type TopLevelSpec } from './renderSvg.js';
+import { renderSvg, type TopLevelSpec } from './renderSvg.js';
 
 export const HTML_LIMITS = { days: 14, months: 24, cheapestSlots: 4 } as const;
 
@@ -51,72 +49,64 @@ export interface HtmlReport {
   specs: ChartSpecOf[];
 }
 
-/** What the page draws, read from the warehouse in one go: the charts are then drawn with no query
- *  (exportReports draws them while the CSV/Parquet reports' queries run). */
+/** What the page draws, as its queries read it (readHtmlData); the charts are drawn with no query. */
 export interface HtmlData {
   daily: DailyRow[];
   months: Awaited<ReturnType<typeof monthlyStats>>;
   windows: WindowRow[];
   points: Record<string, unknown>[];
   names: Map<string, string>;
-  /** The cost sections' data; a promise when they are still being read (the price charts are
-   *  drawn meanwhile, and the cost charts once it settles). */
-  costs?: CostData[] | Promise<CostData[]>;
+  /** A section per meter of the export's cost scope (none without cost parameters). */
+  costs: CostData[];
 }
 
-export interface HtmlOptions {
-  /** Told the number of series (price and cost) and each one drawn. */
-  progress?: ExportProgress;
+/** A part of the page drawn in one step: a price series or a meter's costs. */
+export interface PageSection {
+  name: string;
+  draw(): Promise<DrawnSection>;
 }
 
-export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, logger: Logger, costParams?: Params, options: HtmlOptions = {}): Promise<HtmlReport> {
-  return renderHtmlReport(await queryHtmlData(warehouse, scope, costParams, options.progress), logger, options);
+/** A section with its charts drawn, their specs beside them. */
+export interface DrawnSection {
+  page: PageSeries;
+  specs: ChartSpecOf[];
 }
 
-/** The price series the page will have (for a progress bar; each meter's costs are one more). */
-export function priceSections(data: HtmlData): number {
-  return new Set(data.daily.map((d) => d.key)).size;
+/** The page read, drawn and put together in one go. */
+export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, logger: Logger, costParams?: Params): Promise<HtmlReport> {
+  const data = await readHtmlData(warehouse, scope, costParams);
+  const drawn: DrawnSection[] = [];
+  for (const section of pageSections(data, logger)) drawn.push(await section.draw());
+  return assemblePage(data, drawn);
 }
 
-/** Tables an export made of its reports before the page is read (the same rows: the page reads
- *  them instead of asking again). daily: the daily_stats report's; windows: cheapest_2h_per_day's. */
-export interface ReportTables {
-  daily?: string;
-  windows?: string;
-}
-
-/** `progress` is told each query (a step each; a meter's costs one more). */
-export async function queryHtmlData(warehouse: Warehouse, scope: ExportScope, costParams?: Params, progress?: ExportProgress, tables: ReportTables = {}): Promise<HtmlData> {
+/** The page's data from its own queries. With `costParams` (payment, cost_from, cost_to), the cost
+ *  sections of the scope prepareCostScope made on this connection. `working` is told each query. */
+export async function readHtmlData(
+  warehouse: Warehouse, scope: ExportScope, costParams?: Params, working: (what: string) => void = () => undefined,
+): Promise<HtmlData> {
   const params = scopeParams(scope);
-  const stats = { tariffs: scope.tariffs, from: scope.from, to: scope.to, rounded: true };
-  const step = async <T>(what: string, query: Promise<T> | (() => Promise<T>)): Promise<T> => {
-    progress?.working(`reading ${what}`);
-    const result = await (typeof query === 'function' ? query() : query);
-    progress?.done();
-    return result;
-  };
-  progress?.expect(5);
-  const daily: DailyRow[] = (await step('daily statistics', () => (tables.daily ? dailyStatsIn(warehouse, tables.daily) : dailyStats(warehouse, stats))))
+  working('reading daily statistics');
+  const daily: DailyRow[] = (await dailyStats(warehouse, { tariffs: scope.tariffs, from: scope.from, to: scope.to, rounded: true }))
     .map((d) => ({ ...d, key: seriesLabel(d) }));
-  const months = await step('monthly statistics', () => monthlyStats(warehouse, stats));
-  // the cheapest 2-hour window of each day: the cheapest_2h_per_day report's rows when the export
-  // made them (start_utc, prices DECIMAL(10,4)), else the same macro asked here
-  const windowsFrom = tables.windows
-    ? `(SELECT *, start_utc AS start FROM ${tables.windows}) AS w`
-    : `(SELECT unnest($tariffs) AS code) AS t,
-         LATERAL cheapest_window_per_day(t.code, ${HTML_LIMITS.cheapestSlots},
-                                         CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ)) AS w`;
-  const windows = (await step('cheapest windows', () => warehouse.all(`
+  working('reading monthly statistics');
+  const months = await monthlyStats(warehouse, { tariffs: scope.tariffs, from: scope.from, to: scope.to, rounded: true });
+  working('reading cheapest windows');
+  // the cheapest 2-hour window of each day
+  const windows = (await warehouse.all(`
     SELECT w.tariff_code, w.payment_method, w.rate_type, CAST(w.local_date AS VARCHAR) AS local_date,
            CAST(epoch(w.start - d.day_start) / 1800 + 1 AS INTEGER) AS period,
            w.local_start, w.local_end, ${D('w.mean_inc_vat')} AS mean_inc_vat
-    FROM ${windowsFrom}
-    JOIN london_days AS d ON d.local_date = w.local_date`, params))).map((w): WindowRow => ({
+    FROM (SELECT unnest($tariffs) AS code) AS t,
+         LATERAL cheapest_window_per_day(t.code, ${HTML_LIMITS.cheapestSlots},
+                                         CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ)) AS w
+    JOIN london_days AS d ON d.local_date = w.local_date`, params)).map((w): WindowRow => ({
     key: seriesLabel({ tariff_code: w.tariff_code, payment_method: w.payment_method, rate_type: w.rate_type }), local_date: String(w.local_date), period: Number(w.period),
     local_start: String(w.local_start), local_end: String(w.local_end), mean_inc_vat: Number(w.mean_inc_vat),
   }));
-  // Half-hours of the days drawn one by one: the last HTML_LIMITS.days local days of each series.
-  const points = await step('half-hours of the days drawn', () => warehouse.all(`
+  working('reading the half-hours of the days drawn');
+  // the last HTML_LIMITS.days local days of each series
+  const points = await warehouse.all(`
     WITH days AS (
         SELECT ${SERIES}, local_date
         FROM daily_stats
@@ -131,130 +121,120 @@ export async function queryHtmlData(warehouse: Warehouse, scope: ExportScope, co
     JOIN days ON ${SAME_SERIES('s', 'days')} AND s.local_date = days.local_date
     LEFT JOIN negative_slots AS n ON ${SAME_SERIES('s', 'n')} AND n.slot_start = s.slot_start
     WHERE s.slot_start >= CAST($range_from AS TIMESTAMPTZ) AND s.slot_start < CAST($range_to AS TIMESTAMPTZ)
-      -- said again of rate_slots itself (the join to days says it too late): other tariffs' long
-      -- rates are then never expanded to half-hours (the demo: 0.53-0.58 s before, 0.09-0.15 s)
+      -- said again of rate_slots itself: other tariffs' long rates are then never expanded to half-hours
       AND ${inTariffs('s.tariff_code')}
-    ORDER BY 1, 2, 3`, params));
-
-  const names = await step('series names', () => seriesNames(warehouse));
-  return { daily, months, windows, points, names, ...(costParams ? { costs: await costData(warehouse, costParams, progress) } : {}) };
+    ORDER BY 1, 2, 3`, params);
+  working('reading series names');
+  const names = await seriesNames(warehouse);
+  const costs = costParams ? await costData(warehouse, costParams, working) : [];
+  return { daily, months, windows, points, names, costs };
 }
 
-export async function renderHtmlReport(data: HtmlData, logger: Logger, options: HtmlOptions = {}): Promise<HtmlReport> {
-  const charts = new ChartRenderer((message) => logger.debug({ message }, 'chart warning'));
-  return drawReport(data, logger, async (spec) => {
-    // Drawing is JavaScript on the main thread: let waiting I/O (a query that finished) go first.
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    return charts.render(spec);
-  }, options.progress);
+/** The page's sections in order: each price series, then each meter's costs. */
+export function pageSections(data: HtmlData, logger: Logger): PageSection[] {
+  const draw = (spec: TopLevelSpec) => renderSvg(spec, (message) => logger.debug({ message }, 'chart warning'));
+  const prices = [...groupBy(data.daily, (d) => d.key)].map(([key, days]): PageSection => ({
+    name: key,
+    draw: async () => {
+      const started = performance.now();
+      const drawn = await priceSection(data, key, days, draw);
+      logger.info({ series: key, charts: drawn.specs.length, ms: Math.round(performance.now() - started) }, 'html: charts rendered');
+      return drawn;
+    },
+  }));
+  const costs = data.costs.map((meter): PageSection => ({ name: `costs of ${meter.mp}`, draw: () => costSection(meter, draw, data.names) }));
+  return [...prices, ...costs];
 }
 
-async function drawReport(data: HtmlData, logger: Logger, renderSvg: (spec: TopLevelSpec) => Promise<string>, progress?: ExportProgress): Promise<HtmlReport> {
-  const { daily, months, windows, points, names } = data;
-  const windowOf = new Map(windows.map((w) => [`${w.key}|${w.local_date}`, w]));
-  const pointsOf = groupBy(points, (p) => `${p.key as string}|${p.local_date as string}`);
-  const monthsOf = groupBy(months, seriesLabel);
-  const series: PageSeries[] = [];
-  const specs: ChartSpecOf[] = [];
-  let charts = 0;
-  for (const [seriesKey, days] of groupBy(daily, (d) => d.key)) {
-    const started = performance.now();
-    progress?.working(seriesKey);
-    const shownDays = days.slice(-HTML_LIMITS.days).reverse();
-    const yDomain = sharedPriceAxis(shownDays);
-    const dayCharts: PageChart[] = [];
-    for (const day of shownDays) {
-      const window = windowOf.get(`${seriesKey}|${day.local_date}`);
-      const dayPoints = (pointsOf.get(`${seriesKey}|${day.local_date}`) ?? []).map((p) => ({
-        period: p.period as number, price: p.price as number, negative: p.negative === true,
-      } satisfies DayPoint));
-      const spec = dayChartSpec({
-        localDate: day.local_date,
-        slotsInDay: day.expected_slots,
-        points: dayPoints,
-        ...(window ? { cheapest: { period: window.period, slots: HTML_LIMITS.cheapestSlots } } : {}),
-        yDomain,
-        title: `${day.local_date} (${weekday(day.local_date)})`,
-        subtitle: daySubtitle(day, window),
-      });
-      progress?.working(`${seriesKey}: ${day.local_date}`); // a series' charts take up to ~2 s
-      dayCharts.push({ kind: 'day', period: day.local_date, svg: await renderSvg(spec) });
-      specs.push({ series: seriesKey, kind: 'day', period: day.local_date, spec });
-    }
-    // Months holding days before the daily charts, newest first, at most HTML_LIMITS.months.
-    const firstShown = shownDays.at(-1)?.local_date ?? '9999-12-31';
-    const earlier = [...groupBy(days.filter((d) => d.local_date.slice(0, 7) <= firstShown.slice(0, 7)), (d) => d.local_date.slice(0, 7))]
-      .filter(([, monthDays]) => monthDays.some((d) => d.local_date < firstShown))
-      .reverse();
-    const monthCharts: PageChart[] = [];
-    // one price axis for all of the series' month charts, so that months read against each other
-    const monthDomain = sharedPriceAxis(earlier.slice(0, HTML_LIMITS.months).flatMap(([, monthDays]) => monthDays));
-    for (const [month, monthDays] of earlier.slice(0, HTML_LIMITS.months)) {
-      const values: MonthDay[] = monthDays.map((d) => ({
-        day: Number(d.local_date.slice(8, 10)),
-        min: d.min_inc_vat,
-        mean: d.mean_inc_vat,
-        max: d.max_inc_vat,
-        negativeSlots: d.negative_slots,
-        cheapestMean: windowOf.get(`${seriesKey}|${d.local_date}`)?.mean_inc_vat ?? null,
-      }));
-      const negatives = monthDays.reduce((n, d) => n + d.negative_slots, 0);
-      const spec = monthChartSpec({
-        month,
-        daysInMonth: daysInMonth(month),
-        days: values,
-        title: monthName(month),
-        yDomain: monthDomain,
-        subtitle: [
-          `${monthDays.length} day${monthDays.length === 1 ? '' : 's'} · ${negatives} negative half-hour${negatives === 1 ? '' : 's'}`,
-          'daily mean, min–max and cheapest 2 h mean (p/kWh inc VAT)',
-        ],
-      });
-      progress?.working(`${seriesKey}: ${month}`);
-      monthCharts.push({ kind: 'month', period: month, svg: await renderSvg(spec) });
-      specs.push({ series: seriesKey, kind: 'month', period: month, spec });
-    }
-    const seriesMonths = monthsOf.get(seriesKey) ?? [];
-    let history: PageChart | undefined;
-    if (seriesMonths.length >= 2) {
-      const spec = historyChartSpec({
-        months: seriesMonths.map((m) => ({
-          month: m.month.slice(0, 7), min: m.min_inc_vat, mean: m.mean_inc_vat, max: m.max_inc_vat, negativeSlots: m.negative_slots,
-        })),
-        title: 'Every month',
-        subtitle: 'monthly mean and min–max (p/kWh inc VAT); ▼ months with negative prices',
-      });
-      history = { kind: 'history', period: 'all', svg: await renderSvg(spec) };
-      specs.push({ series: seriesKey, kind: 'history', period: 'all', spec });
-    }
-    const page: PageSeries = {
-      id: seriesKey.replace(/[^A-Za-z0-9-]+/g, '_'),
-      heading: `${seriesKey}${names.has(days[0]!.tariff_code) ? ` — ${names.get(days[0]!.tariff_code)}` : ''}`,
-      facts: seriesFacts(days),
-      ...(history ? { history } : {}),
-      days: dayCharts,
-      months: monthCharts,
-      monthsNotCharted: Math.max(0, earlier.length - HTML_LIMITS.months),
-    };
-    series.push(page);
-    charts += dayCharts.length + monthCharts.length + (history ? 1 : 0);
-    logger.info({ series: seriesKey, charts: dayCharts.length + monthCharts.length + (history ? 1 : 0), ms: Math.round(performance.now() - started) }, 'html: charts rendered');
-    progress?.done();
-  }
-  if (data.costs) {
-    const costs = await costPages(await data.costs, renderSvg, names, progress);
-    series.push(...costs.pages);
-    specs.push(...costs.specs);
-    charts += costs.pages.length * 2;
-  }
+/** The page of the sections drawn, in their order. */
+export function assemblePage(data: HtmlData, drawn: readonly DrawnSection[]): HtmlReport {
   const html = renderReportPage({
     title: 'Half-hourly electricity prices',
-    description: `${series.length} price series; local days ${daily[0]?.local_date ?? '–'} to ${maxDate(daily)} (Europe/London). ` +
+    description: `${drawn.length} price series; local days ${data.daily[0]?.local_date ?? '–'} to ${maxDate(data.daily)} (Europe/London). ` +
       'Prices in p/kWh including VAT. Times are Europe/London wall-clock time; the x axis of a daily chart is elapsed time, so a day when the clocks change is 23 or 25 hours long.',
     limits: `Per series: the last ${HTML_LIMITS.days} local days, one chart for each of at most ${HTML_LIMITS.months} earlier months, and one chart of every month. The full data are in the CSV/Parquet files.`,
-    series,
+    series: drawn.map((d) => d.page),
   });
-  return { html, charts, specs };
+  const specs = drawn.flatMap((d) => d.specs);
+  return { html, charts: specs.length, specs };
+}
+
+/** A price series' section: its last days, earlier months and every month. */
+async function priceSection(data: HtmlData, seriesKey: string, days: DailyRow[], renderSvg: (spec: TopLevelSpec) => Promise<string>): Promise<DrawnSection> {
+  const windowOf = new Map(data.windows.filter((w) => w.key === seriesKey).map((w) => [w.local_date, w]));
+  const specs: ChartSpecOf[] = [];
+  const chart = async (kind: 'day' | 'month' | 'history', period: string, spec: TopLevelSpec): Promise<PageChart> => {
+    specs.push({ series: seriesKey, kind, period, spec });
+    return { kind, period, svg: await renderSvg(spec) };
+  };
+  const shownDays = days.slice(-HTML_LIMITS.days).reverse();
+  const yDomain = sharedPriceAxis(shownDays);
+  const pointsOf = groupBy(data.points.filter((p) => p.key === seriesKey), (p) => p.local_date as string);
+  const dayCharts: PageChart[] = [];
+  for (const day of shownDays) {
+    const window = windowOf.get(day.local_date);
+    const dayPoints = (pointsOf.get(day.local_date) ?? []).map((p) => ({
+      period: p.period as number, price: p.price as number, negative: p.negative === true,
+    } satisfies DayPoint));
+    dayCharts.push(await chart('day', day.local_date, dayChartSpec({
+      localDate: day.local_date,
+      slotsInDay: day.expected_slots,
+      points: dayPoints,
+      ...(window ? { cheapest: { period: window.period, slots: HTML_LIMITS.cheapestSlots } } : {}),
+      yDomain,
+      title: `${day.local_date} (${weekday(day.local_date)})`,
+      subtitle: daySubtitle(day, window),
+    })));
+  }
+  // Months holding days before the daily charts, newest first, at most HTML_LIMITS.months.
+  const firstShown = shownDays.at(-1)?.local_date ?? '9999-12-31';
+  const earlier = [...groupBy(days.filter((d) => d.local_date.slice(0, 7) <= firstShown.slice(0, 7)), (d) => d.local_date.slice(0, 7))]
+    .filter(([, monthDays]) => monthDays.some((d) => d.local_date < firstShown))
+    .reverse();
+  const monthCharts: PageChart[] = [];
+  // one price axis for all of the series' month charts, so that months read against each other
+  const monthDomain = sharedPriceAxis(earlier.slice(0, HTML_LIMITS.months).flatMap(([, monthDays]) => monthDays));
+  for (const [month, monthDays] of earlier.slice(0, HTML_LIMITS.months)) {
+    const values: MonthDay[] = monthDays.map((d) => ({
+      day: Number(d.local_date.slice(8, 10)),
+      min: d.min_inc_vat,
+      mean: d.mean_inc_vat,
+      max: d.max_inc_vat,
+      negativeSlots: d.negative_slots,
+      cheapestMean: windowOf.get(d.local_date)?.mean_inc_vat ?? null,
+    }));
+    const negatives = monthDays.reduce((n, d) => n + d.negative_slots, 0);
+    monthCharts.push(await chart('month', month, monthChartSpec({
+      month,
+      daysInMonth: daysInMonth(month),
+      days: values,
+      title: monthName(month),
+      yDomain: monthDomain,
+      subtitle: [
+        `${monthDays.length} day${monthDays.length === 1 ? '' : 's'} · ${negatives} negative half-hour${negatives === 1 ? '' : 's'}`,
+        'daily mean, min–max and cheapest 2 h mean (p/kWh inc VAT)',
+      ],
+    })));
+  }
+  const seriesMonths = data.months.filter((m) => seriesLabel(m) === seriesKey);
+  const history = seriesMonths.length < 2 ? undefined : await chart('history', 'all', historyChartSpec({
+    months: seriesMonths.map((m) => ({
+      month: m.month.slice(0, 7), min: m.min_inc_vat, mean: m.mean_inc_vat, max: m.max_inc_vat, negativeSlots: m.negative_slots,
+    })),
+    title: 'Every month',
+    subtitle: 'monthly mean and min–max (p/kWh inc VAT); ▼ months with negative prices',
+  }));
+  const name = data.names.get(days[0]!.tariff_code);
+  const page: PageSeries = {
+    id: seriesKey.replace(/[^A-Za-z0-9-]+/g, '_'),
+    heading: `${seriesKey}${name ? ` — ${name}` : ''}`,
+    facts: seriesFacts(days),
+    ...(history ? { history } : {}),
+    days: dayCharts,
+    months: monthCharts,
+    monthsNotCharted: Math.max(0, earlier.length - HTML_LIMITS.months),
+  };
+  return { page, specs };
 }
 
 /** One price axis for a series' day charts: their lowest and highest price (0 always shown), a

@@ -1,16 +1,13 @@
 // The HTML report's cost section, one per meter with consumption: a chart of the monthly cost
 // (£ inc VAT) of the actual agreements and of each compared tariff, and one of daily consumption
-// (kWh, bars) against the daily mean price paid (p/kWh, line). Data from scenario_monthly_costs
-// (as costReports.ts stored it for the monthly_costs report: export_monthly_costs) and
-// scenario_daily_costs over the export's cost scope (export_cost_meters), read by costData and
-// drawn by costPages.
+// (kWh, bars) against the daily mean price paid (p/kWh, line). Data from the export's cost scope
+// (costReports.ts: export_cost_meters, export_monthly_costs) and scenario_daily_costs, read by
+// costData and drawn by costSection.
 import type { Params, Warehouse } from '../../store/Warehouse.js';
 import { priceDoubleSql } from '../../analytics/priceSql.js';
 import { COLORS } from './chartSpecs.js';
-import type { PageSeries } from './reportPage.js';
-import type { ChartSpecOf } from './buildHtmlReport.js';
+import type { DrawnSection } from './buildHtmlReport.js';
 import type { TopLevelSpec } from './renderSvg.js';
-import type { ExportProgress } from '../exportReports.js';
 
 const FONT = 'system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
 const config = { font: FONT, view: { stroke: null }, axis: { labelFontSize: 11, titleFontSize: 11, grid: true, gridColor: '#eee' }, legend: { labelFontSize: 11, titleFontSize: 11 } };
@@ -84,13 +81,13 @@ export interface CostData {
   daily: { local_date: string; kwh: number; price: number | null }[];
 }
 
-export async function costData(warehouse: Warehouse, params: Params, progress?: ExportProgress): Promise<CostData[]> {
+/** Each meter's cost section as read from the warehouse; `working` is told each meter. */
+export async function costData(warehouse: Warehouse, params: Params, working: (what: string) => void = () => undefined): Promise<CostData[]> {
   const meters = await warehouse.all('SELECT meter_point, is_export, tariffs FROM export_cost_meters ORDER BY meter_point');
-  progress?.expect(meters.length);
   const out: CostData[] = [];
   for (const meter of meters) {
     const mp = String(meter.meter_point);
-    progress?.working(`reading the costs of ${mp}`);
+    working(`reading the costs of ${mp}`);
     const tariffs = meter.tariffs as string[];
     const monthly = (await warehouse.all(`
       SELECT scenario, tariff_code, strftime(month, '%Y-%m') AS month, CAST(total_gbp AS DOUBLE) AS total_gbp, complete,
@@ -104,39 +101,35 @@ export async function costData(warehouse: Warehouse, params: Params, progress?: 
       FROM scenario_daily_costs($mp, ['actual'], CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ), payment := $payment)
       ORDER BY local_date`, { ...params, mp })) as CostData['daily'];
     out.push({ mp, isExport: meter.is_export === true, tariffs, monthly, daily });
-    progress?.done();
   }
   return out;
 }
 
-export async function costPages(
-  data: readonly CostData[], renderSvg: (spec: TopLevelSpec) => Promise<string>, names: ReadonlyMap<string, string> = new Map(),
-  progress?: ExportProgress,
-): Promise<{ pages: PageSeries[]; specs: ChartSpecOf[] }> {
-  const out: PageSeries[] = [];
-  const specs: ChartSpecOf[] = [];
+/** One meter's cost section: its monthly totals by scenario and its daily consumption. */
+export async function costSection(
+  meter: CostData, renderSvg: (spec: TopLevelSpec) => Promise<string>, names: ReadonlyMap<string, string> = new Map(),
+): Promise<DrawnSection> {
   const named = (code: string) => (names.has(code) ? `${code} — ${names.get(code)}` : code);
-  for (const meter of data) {
-    const { mp, tariffs, monthly, daily } = meter;
-    progress?.working(`costs of ${mp}`);
-    const role = meter.isExport ? 'export meter (earnings)' : 'meter';
-    // the agreements' tariffs over the range, in the order they came
-    const agreed = [...new Set(monthly.filter((m) => m.scenario === 'actual' && m.tariff_code)
-      .sort((a, b) => a.month.localeCompare(b.month)).flatMap((m) => m.tariff_code!.split(' + ')))];
-    const labelOf = (scenario: string) => (scenario === 'actual' ? `actual: the agreements (${agreed.join(', then ') || 'none'})` : named(scenario));
-    const labels = ['actual', ...tariffs].map(labelOf);
-    const rows = monthly.map((m) => ({ scenario: m.scenario, label: labelOf(m.scenario), month: m.month, total_gbp: m.total_gbp }));
-    const months = [...new Set(monthly.map((m) => m.month))];
-    const incomplete = months.filter((month) => monthly.some((m) => m.month === month && !m.complete));
-    const standingMissing = monthly.reduce((n, m) => n + m.standing_charge_missing_days, 0);
-    const allDays = monthly.reduce((n, m) => n + m.days, 0);
-    const carried = [...new Set(monthly.filter((m) => m.carried_half_hours > 0).map((m) => m.scenario))];
-    const carriedFrom = monthly.map((m) => m.carried_from).filter((d): d is string => d !== null).sort()[0];
-    const monthlySpec = monthlyCostChartSpec(rows, `Monthly ${meter.isExport ? 'earnings' : 'cost'}, ${mp}`,
-      costSubtitle(meter.isExport, allDays, standingMissing), labels);
-    const dailySpec = dailyConsumptionChartSpec(daily, `Daily ${meter.isExport ? 'export' : 'consumption'} and price, ${mp}`, 'kWh');
-    specs.push({ series: mp, kind: 'monthly_cost', period: 'all', spec: monthlySpec }, { series: mp, kind: 'daily_consumption', period: 'all', spec: dailySpec });
-    out.push({
+  const { mp, tariffs, monthly, daily } = meter;
+  const role = meter.isExport ? 'export meter (earnings)' : 'meter';
+  // the agreements' tariffs over the range, in the order they came
+  const agreed = [...new Set(monthly.filter((m) => m.scenario === 'actual' && m.tariff_code)
+    .sort((a, b) => a.month.localeCompare(b.month)).flatMap((m) => m.tariff_code!.split(' + ')))];
+  const labelOf = (scenario: string) => (scenario === 'actual' ? `actual: the agreements (${agreed.join(', then ') || 'none'})` : named(scenario));
+  const labels = ['actual', ...tariffs].map(labelOf);
+  const rows = monthly.map((m) => ({ scenario: m.scenario, label: labelOf(m.scenario), month: m.month, total_gbp: m.total_gbp }));
+  const months = [...new Set(monthly.map((m) => m.month))];
+  const incomplete = months.filter((month) => monthly.some((m) => m.month === month && !m.complete));
+  const standingMissing = monthly.reduce((n, m) => n + m.standing_charge_missing_days, 0);
+  const allDays = monthly.reduce((n, m) => n + m.days, 0);
+  const carried = [...new Set(monthly.filter((m) => m.carried_half_hours > 0).map((m) => m.scenario))];
+  const carriedFrom = monthly.map((m) => m.carried_from).filter((d): d is string => d !== null).sort()[0];
+  const monthlySpec = monthlyCostChartSpec(rows, `Monthly ${meter.isExport ? 'earnings' : 'cost'}, ${mp}`,
+    costSubtitle(meter.isExport, allDays, standingMissing), labels);
+  const dailySpec = dailyConsumptionChartSpec(daily, `Daily ${meter.isExport ? 'export' : 'consumption'} and price, ${mp}`, 'kWh');
+  return {
+    specs: [{ series: mp, kind: 'monthly_cost', period: 'all', spec: monthlySpec }, { series: mp, kind: 'daily_consumption', period: 'all', spec: dailySpec }],
+    page: {
       id: `meter_${mp}`,
       heading: `Costs: ${role} ${mp}`,
       facts: [
@@ -152,8 +145,6 @@ export async function costPages(
       days: [],
       months: [{ kind: 'month', period: 'all', svg: await renderSvg(dailySpec) }],
       monthsNotCharted: 0,
-    });
-    progress?.done();
-  }
-  return { pages: out, specs };
+    },
+  };
 }
