@@ -60,10 +60,8 @@ export class Warehouse {
     readonly connection: DuckDBConnection,
     readonly readOnly: boolean,
     private readonly logger: Logger,
-    /** Where the views' and macros' definitions were read (a sibling connection reads them too). */
+    /** Where the views' and macros' definitions were read. */
     private readonly sqlDirectory: string,
-    /** False for a sibling connection (another()): closing it leaves the instance open. */
-    private readonly ownsInstance = true,
   ) {}
 
   static async open(file: string, options: OpenOptions = {}): Promise<Warehouse> {
@@ -111,26 +109,6 @@ export class Warehouse {
       throw asStorageError(file, error);
     }
     return warehouse;
-  }
-
-  /**
-   * Another connection to the same open file, with temp tables of its own: a second statement runs
-   * beside this one's (DuckDB runs statements of one connection one at a time). Settings made at
-   * open (memory, threads) are the instance's and hold for it too. Close it before this one;
-   * closing it leaves this one open.
-   */
-  async another(): Promise<Warehouse> {
-    const connection = await Warehouse.connectTo(this.instance);
-    const sibling = new Warehouse(this.file, this.path, this.instance, connection, this.readOnly, this.logger, this.sqlDirectory, false);
-    try {
-      // a read-only file with older definitions: this connection needs the TEMP ones too (a
-      // writer's are stored, current since it opened)
-      if (this.readOnly) await sibling.prepareSchema(this.sqlDirectory);
-    } catch (error) {
-      sibling.close();
-      throw asStorageError(this.file, error);
-    }
-    return sibling;
   }
 
   /** A connection whose session runs in UTC, whatever the machine's zone: our SQL works out
@@ -192,7 +170,7 @@ export class Warehouse {
 
   close(): void {
     this.connection.closeSync();
-    if (this.ownsInstance) this.instance.closeSync();
+    this.instance.closeSync();
   }
 
   private async prepareSchema(directory: string): Promise<void> {
