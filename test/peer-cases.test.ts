@@ -1,15 +1,9 @@
-// The peers' remaining cases (issue 28, section 2) in our own words, against the sandbox and real
-// DuckDB files, each answer checked against a brute force written apart from the SQL:
-// - target-rate info over several blocks (BottlecapDave/HomeAssistant-OctopusEnergy
-//   get_target_rate_info: intermittent half-hours make several blocks; is one active now, which,
-//   which next; an offset acts before each block) for `slots --per-day --check` and
-//   `cheapest --per-day --check`, on real Agile J prices across both 2020 clock changes and May's
-//   negative prices;
-// - a weight per half-hour (the peer's rate weightings: price × weight ranks half-hours and scores
-//   windows) from a table of the warehouse or a CSV file, `--weights-from`, and its refusals;
-// - off-peak periods only from fully priced local days (the peer's get_off_peak_times finds none
-//   in an Agile-like day whose last two half-hours fall on the next local day);
-// - a four-rate EV entry without night_start/night_end (evcc's mocked IOG product detail):
+// The peers' remaining cases (issue 28, section 2) against the sandbox and real DuckDB files, each
+// answer checked against a brute force written apart from the SQL: target-rate info over several
+// blocks (HomeAssistant-OctopusEnergy get_target_rate_info) for `slots|cheapest --per-day --check`
+// across both 2020 clock changes and negative prices; a weight per half-hour (`--weights-from`) and
+// its refusals; off-peak periods only from fully priced local days; a four-rate EV entry without
+// night_start/night_end (evcc's mocked IOG product), ingested with IOG's published band.
 //   ingested with Intelligent Octopus Go's published band 23:30-05:30 and one warning.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,17 +1,10 @@
 // Every view and macro of sql/ answers the same whatever the DuckDB session's TimeZone (issue 25):
-// analysts open the file with their own DuckDB client, whose session time zone is their machine's,
-// while the CLI's connection is UTC. The warehouse is the demo's, built from the sandbox's real
-// prices (Agile A and J with negative prices and both clock changes, the Outgoing export, the
-// variable, day/night and four-rate EV tariffs whose long rates rate_slots expands) and the sandbox
-// household's consumption, plus: a real hole on a fall-back day (two half-hours of Agile J deleted
-// on 2023-10-29), the supplier's CSV for two weeks of the household's import (supplier_cost_check)
-// and the event fixtures (event_agreements), and the sandbox's Intelligent Octopus Go household
-// (its EV agreement, its completed dispatches around the 2024 clock changes and a plan: effective
-// rates, off-peak periods with dispatches). Then plain @duckdb/node-api connections in UTC,
-// Europe/London, America/New_York and Australia/Sydney run every view (from duckdb_views()), every
-// macro (from duckdb_functions(), with the arguments of MACRO_CALLS: a macro without any fails) and
-// every SQL example of the README, and each must give the UTC answer. Instants are compared as
-// epoch microseconds (a TIMESTAMPTZ renders in the session's zone), doubles to 1e-9 relative.
+// analysts' clients run in their machine's zone, the CLI's connection in UTC. On the demo's
+// warehouse (real prices with negatives and both clock changes, the household's consumption), a
+// hole on a fall-back day, a supplier CSV, the event fixtures and the Intelligent Octopus Go
+// household, connections in UTC, Europe/London, America/New_York and Australia/Sydney run every
+// view, every macro (arguments in MACRO_CALLS) and every README SQL example; each must give the
+// UTC answer. Instants compare as epoch microseconds, doubles to 1e-9 relative.
 import { createReadStream, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {

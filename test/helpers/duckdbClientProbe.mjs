@@ -1,16 +1,9 @@
 // `node test/helpers/duckdbClientProbe.mjs <package> <db> <plan.json> <out.json>`: what one DuckDB
-// client (<package>: '@duckdb/node-api' or an aliased older release of it, see package.json) sees
-// in a warehouse file. Its own process, so that each DuckDB native library is loaded alone.
-// Plain JavaScript on purpose: it must run under `node` as is, and use only what every
-// @duckdb/node-api from 1.1.3-alpha on offers (DuckDBInstance.create, connect, runAndReadAll, getRows).
-//
-// It opens <db> READ_ONLY, lists the views and macros that are not DuckDB's own, and runs each
-// statement of the plan ({ name, sql, count }[]): SELECT count(*) over it (when count is set), and
-// its rows with every value normalised in SQL to what compares across versions (numbers as DOUBLE,
-// instants as epoch microseconds, dates and other scalars as text), in the order they come (the
-// comparison sorts them). The answer, or the error, of each statement is written to <out.json>;
-// the process exits 0 unless it could not even start (a file that does not open is an answer:
-// { open_error }).
+// client (@duckdb/node-api or an aliased older release) sees in a warehouse file, in its own
+// process so each native library loads alone. Plain JavaScript using only what every release from
+// 1.1.3-alpha offers. Opens <db> READ_ONLY, lists our views and macros, runs each statement of the
+// plan ({ name, sql, count }[]) with values normalised in SQL to compare across versions, and
+// writes each answer or error to <out.json> (a file that does not open is an answer: open_error).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
