@@ -4,7 +4,6 @@
 // across both 2020 clock changes and negative prices; a weight per half-hour (`--weights-from`) and
 // its refusals; off-peak periods only from fully priced local days; a four-rate EV entry without
 // night_start/night_end (evcc's mocked IOG product), ingested with IOG's published band.
-//   ingested with Intelligent Octopus Go's published band 23:30-05:30 and one warning.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
