@@ -9,8 +9,8 @@ import { writeEventsFile } from '../bench/events.js';
 import { runCli } from './helpers/runCli.js';
 
 const EVENTS = 100_000;
-// Measured ~550 MB (Node, DuckDB capped at 256MB, two batches). Without DuckDB's memory limit the
-// written blocks stay cached and this run peaked at ~1 GB; keeping the file in JS would too.
+// Below what the run takes without DuckDB's memory limit (written blocks stay cached) or with the
+// file held in JS; the measured peak is in bench/README.md (events).
 const MAX_RSS_MB = 800;
 
 let dir: string;
