@@ -9,7 +9,6 @@ import {
   RecordValidationError, RetriesExhaustedError, TokenCredentials, normaliseBaseUrl, paginate, redactUrl, unitRateSchema,
   type Credentials, type HttpClientOptions,
 } from '../src/api/index.js';
-import { BodyBuffers, LARGEST_KEPT } from '../src/api/BodyBuffers.js';
 import { createLogger } from '../src/log/createLogger.js';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { startProxy } from './helpers/proxy.js';
@@ -475,38 +474,4 @@ describe('secrets in what a server sends back', () => {
       }
     });
   }
-});
-
-describe('BodyBuffers: bodies read into buffers lent and given back', () => {
-  async function* chunksOf(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
-    for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
-  }
-  const bodyOf = (length: number, seed: number) => Uint8Array.from({ length }, (_, i) => (i * 31 + seed) % 251);
-
-  it('gives each body its own bytes while lent, larger bodies than the first buffer included', async () => {
-    const buffers = new BodyBuffers();
-    const big = bodyOf(700_000, 1); // more than the first buffer: grown on the way
-    const small = bodyOf(1_000, 2);
-    const [a, b] = await Promise.all([buffers.read(chunksOf(big, 65_536)), buffers.read(chunksOf(small, 300))]);
-    expect(Buffer.compare(a.bytes, big)).toBe(0);
-    expect(Buffer.compare(b.bytes, small)).toBe(0);
-    expect(a.bytes.buffer).not.toBe(b.bytes.buffer);
-    a.release();
-    a.release(); // twice is once: the buffer is not lent to two bodies at the same time
-    const [c, d] = await Promise.all([buffers.read(chunksOf(small, 7)), buffers.read(chunksOf(small, 1_000))]);
-    expect(c.bytes.buffer).toBe(a.bytes.buffer); // the released buffer, used again
-    expect(d.bytes.buffer).not.toBe(c.bytes.buffer);
-    expect(Buffer.compare(c.bytes, small)).toBe(0);
-    expect(Buffer.compare(d.bytes, small)).toBe(0);
-    expect(Buffer.compare(b.bytes, small)).toBe(0); // still lent: untouched by the reads since
-  });
-
-  it('keeps no buffer grown for an unusually large body', async () => {
-    const buffers = new BodyBuffers();
-    const huge = await buffers.read(chunksOf(bodyOf(LARGEST_KEPT + 1, 3), 1 << 20));
-    huge.release();
-    const next = await buffers.read(chunksOf(bodyOf(10, 4), 10));
-    expect(next.bytes.buffer).not.toBe(huge.bytes.buffer);
-    expect(next.bytes.buffer.byteLength).toBeLessThan(LARGEST_KEPT);
-  });
 });
