@@ -6,7 +6,7 @@ import { OctopusClient } from '../src/api/OctopusClient.js';
 import { pageWindowMs, pageWindows } from '../src/ingest/planFetches.js';
 import { RATES_PER_COMMIT } from '../src/store/commitSize.js';
 import { Warehouse } from '../src/store/Warehouse.js';
-import { prepareStaging, writeRateBatch, writeRateBatches, type Rate, type RateKind } from '../src/store/writeRates.js';
+import { prepareStaging, stagedRates, writeRateBatch, writeRateBatches, type Rate, type RateKind } from '../src/store/writeRates.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { HALF_HOUR_MS, localDateOf, settlementPeriod, utcOffsetMinutes } from '../src/time/index.js';
 import { ingest, query, tempDir } from './helpers/warehouseTools.js';
@@ -155,7 +155,7 @@ describe('batches staged through data chunks', () => {
     try {
       await prepareStaging(warehouse);
       await writeRateBatches(warehouse, spec.map(({ tariff, kind }, b) => ({
-        tariffCode: tariff, kind, runId: 1, rates: records[b]!,
+        tariffCode: tariff, kind, runId: 1, rates: stagedRates(records[b]!),
         window: { from: new Date(start), until: new Date(start + 6000 * HALF_HOUR_MS) },
       })));
     } finally {
@@ -190,7 +190,7 @@ describe('what a batch stores', () => {
     try {
       await prepareStaging(warehouse);
       await writeRateBatch(warehouse, {
-        tariffCode: 'E-1R-BATCH-24-01-01-A', kind: 'standard', runId: 1, window, rates: [
+        tariffCode: 'E-1R-BATCH-24-01-01-A', kind: 'standard', runId: 1, window, rates: stagedRates([
           rate('2024-03-31T01:30:00Z', '2024-03-31T02:00:00Z', 3),
           rate('2024-03-31T00:30:00+00:00', '2024-03-31T01:00:00Z', 1),
           rate('2024-01-01T00:30:00Z', '2024-01-01T01:00:00Z', 4),
@@ -198,7 +198,7 @@ describe('what a batch stores', () => {
           rate('2024-01-01T00:30:00Z', '2024-01-01T01:00:00Z', 6), // a page overlap repeats it: the last wins
           rate('2024-02-01T00:00:00Z', null, 20, 'DIRECT_DEBIT'),
           rate('2024-02-01T00:00:00Z', null, 21, 'NON_DIRECT_DEBIT'),
-        ],
+        ]),
       });
     } finally {
       warehouse.close();

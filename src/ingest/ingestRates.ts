@@ -54,7 +54,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
   const missing = await recentlyMissing(warehouse, now(), STANDING_CHARGE_MAX_AGE_MS);
   const streams = planStreams(options, await readCursors(warehouse), missing, now());
   const outcomes = new TariffOutcomes(options.targets, logger, signal);
-  const queue = new BoundedQueue<StreamBatch>(RATES_PER_COMMIT, (batch) => batch.rates.length);
+  const queue = new BoundedQueue<StreamBatch>(RATES_PER_COMMIT, (batch) => batch.rates.from.length);
   const tariffStops = new Map(options.targets.map((t) => [t.tariffCode, new AbortController()]));
   for (const stop of tariffStops.values()) setMaxListeners(0, stop.signal);
   const stopTariff = (stream: Stream) => {
@@ -99,7 +99,7 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     const written = (group: StreamBatch[], counts: WriteCounts[]) => {
       group.forEach((batch, i) => outcomes.written(batch.stream, counts[i]!));
       logger.debug({
-        batches: group.length, rows: group.reduce((n, b) => n + b.rates.length, 0), kinds: [...new Set(group.map((b) => b.stream.kind))],
+        batches: group.length, rows: group.reduce((n, b) => n + b.rates.from.length, 0), kinds: [...new Set(group.map((b) => b.stream.kind))],
       }, 'batches written');
     };
     for (;;) {

@@ -32,20 +32,18 @@ export interface StreamPlanOptions {
   /** Where a tariff without a cursor starts. */
   defaultFrom: Date;
   lookbackMs: number;
-  standingChargeMaxAgeMs?: number;
 }
 
 /** The window of every tariff and rate kind to fetch, given the stored cursors (by streamKey) and
  *  the optional resources found missing lately (by resourceKey). */
 export function planStreams(options: StreamPlanOptions, cursors: Map<string, Cursor>, recentlyMissing: Set<string>, now: Date): Stream[] {
-  const maxAge = options.standingChargeMaxAgeMs ?? STANDING_CHARGE_MAX_AGE_MS;
   const streams: Stream[] = [];
   for (const target of options.targets) {
     for (const kind of target.kinds) {
       const cursor = cursors.get(streamKey(target.tariffCode, kind));
-      // Standing charges change rarely: refreshed at most once per maxAge by incremental runs.
+      // Standing charges change rarely: refreshed at most once a day by incremental runs.
       if (kind === 'standing_charge' && options.from === undefined && cursor
-        && now.getTime() - Date.parse(cursor.updated_at) < maxAge) continue;
+        && now.getTime() - Date.parse(cursor.updated_at) < STANDING_CHARGE_MAX_AGE_MS) continue;
       // An optional resource found missing is asked for again at the same interval, not every run.
       const optional = optionalResourceOf(kind);
       if (optional !== undefined && recentlyMissing.has(resourceKey(target.tariffCode, optional))) continue;

@@ -5,7 +5,7 @@ import { anySignal } from '../abortSignals.js';
 import type { OctopusClient } from '../api/OctopusClient.js';
 import type { Page } from '../api/paginate.js';
 import type { UnitRate } from '../api/schemas.js';
-import type { RateKind } from '../store/writeRates.js';
+import { stagedRates, type RateKind, type StagedRates } from '../store/writeRates.js';
 import { HALF_HOUR_MS } from '../time/index.js';
 import { pageWindowMs, pageWindows, type Span, type Stream } from './planFetches.js';
 
@@ -19,7 +19,7 @@ export interface Progress {
 export interface StreamBatch {
   stream: Stream;
   window: { from: Date; until: Date };
-  rates: UnitRate[];
+  rates: StagedRates;
   /** Pages these rates came in. */
   pages: number;
   /** What the stream's first page announced. */
@@ -52,7 +52,7 @@ export async function* rateStream(stream: Stream, options: RateStreamOptions): A
       pageCount++;
       progress?.advance(page.records.length);
     }
-    yield { stream, window: windowOf(stream.from, stream.to, newest), rates: newest, pages: pageCount, count };
+    yield { stream, window: windowOf(stream.from, stream.to, newest), rates: stagedRates(newest), pages: pageCount, count };
     return;
   }
   await pages.return(undefined);
@@ -78,12 +78,12 @@ export async function* rateStream(stream: Stream, options: RateStreamOptions): A
       const ahead = Math.min(windows.length, i + 1 + options.lookahead, failedAt + 1);
       for (let j = fetched.length; j < ahead; j++) start(j);
       const { rates, pages: pageCount } = await fetched[i]!;
-      yield { stream, window: { from: windows[i]!.from, until: windows[i]!.to! }, rates, pages: pageCount, count };
+      yield { stream, window: { from: windows[i]!.from, until: windows[i]!.to! }, rates: stagedRates(rates), pages: pageCount, count };
     }
   } finally {
     abandonAfter(-1); // the consumer stopped, or a window failed: nothing fetched ahead is wanted
   }
-  yield { stream, window: windowOf(new Date(oldest), stream.to, newest), rates: newest, pages: 1, count };
+  yield { stream, window: windowOf(new Date(oldest), stream.to, newest), rates: stagedRates(newest), pages: 1, count };
 }
 
 function pagesOf(stream: Stream, window: Span, options: RateStreamOptions): AsyncGenerator<Page<UnitRate>> {

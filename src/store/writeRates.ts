@@ -24,7 +24,7 @@ export interface RateBatch {
   tariffCode: string;
   kind: RateKind;
   runId: number;
-  rates: readonly Rate[];
+  rates: StagedRates;
   /** The window this batch covers completely: the cursor moves to it. */
   window: { from: Date; until: Date };
 }
@@ -36,7 +36,8 @@ export interface WriteCounts {
 }
 
 /** A batch's rates as they are staged: one per (valid_from, payment method), the last one given
- *  winning (a page overlap may repeat a rate), instants in epoch milliseconds. */
+ *  winning (a page overlap may repeat a rate), instants in epoch milliseconds. Columns of numbers
+ *  are what the writer is handed: a queue of them holds far less than the parsed records. */
 export interface StagedRates {
   from: number[];
   /** null: open-ended. */
@@ -91,7 +92,7 @@ export async function writeRateBatch(warehouse: Warehouse, batch: RateBatch): Pr
 /** Writes batches in one transaction, each with its cursor: all of them or none. */
 export async function writeRateBatches(warehouse: Warehouse, batches: readonly RateBatch[]): Promise<WriteCounts[]> {
   return warehouse.transaction(async () => {
-    const staged = batches.map((batch) => stagedRates(batch.rates));
+    const staged = batches.map((batch) => batch.rates);
     const counts: WriteCounts[] = batches.map(() => ({ inserted: 0, updated: 0, unchanged: 0 }));
     // Which batches touch stored rows: stored rows of a stream lie within the span its cursor
     // records, widened by the batches before it in this group (as if written one by one).
