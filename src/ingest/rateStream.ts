@@ -44,6 +44,7 @@ export async function* rateStream(stream: Stream, options: RateStreamOptions): A
   progress?.advance(first.records.length);
   const newest = first.records;
   const oldest = Math.min(...newest.map((r) => Date.parse(r.valid_from)));
+  const pageMs = pageWindowMs(newest);
   if (!first.more || newest.length === 0 || oldest <= stream.from.getTime()) {
     // everything came in one page, or the rates are long: the rest follows `next`
     let pageCount = 1;
@@ -56,9 +57,11 @@ export async function* rateStream(stream: Stream, options: RateStreamOptions): A
     return;
   }
   await pages.return(undefined);
-  const windows = pageWindows({ from: stream.from, to: new Date(oldest) }, pageWindowMs(newest));
+  // staged at once, as each window's rates are: the records are garbage while they are young
+  const newestBatch: StreamBatch = { stream, window: windowOf(new Date(oldest), stream.to, newest), rates: stagedRates(newest), pages: 1, count };
+  const windows = pageWindows({ from: stream.from, to: new Date(oldest) }, pageMs);
   // each window fetched under its own signal: once one fails, the windows after it are abandoned
-  const fetched: Promise<{ rates: UnitRate[]; pages: number }>[] = [];
+  const fetched: (Promise<{ rates: StagedRates; pages: number }> | undefined)[] = [];
   const stops: AbortController[] = [];
   let failedAt = Infinity;
   const abandonAfter = (i: number) => stops.slice(i + 1).forEach((stop) => stop.abort(new Error('stopped: an earlier window failed')));
@@ -78,12 +81,13 @@ export async function* rateStream(stream: Stream, options: RateStreamOptions): A
       const ahead = Math.min(windows.length, i + 1 + options.lookahead, failedAt + 1);
       for (let j = fetched.length; j < ahead; j++) start(j);
       const { rates, pages: pageCount } = await fetched[i]!;
-      yield { stream, window: { from: windows[i]!.from, until: windows[i]!.to! }, rates: stagedRates(rates), pages: pageCount, count };
+      fetched[i] = undefined; // not kept while the stream goes on
+      yield { stream, window: { from: windows[i]!.from, until: windows[i]!.to! }, rates, pages: pageCount, count };
     }
   } finally {
     abandonAfter(-1); // the consumer stopped, or a window failed: nothing fetched ahead is wanted
   }
-  yield { stream, window: windowOf(new Date(oldest), stream.to, newest), rates: stagedRates(newest), pages: 1, count };
+  yield newestBatch;
 }
 
 function pagesOf(stream: Stream, window: Span, options: RateStreamOptions): AsyncGenerator<Page<UnitRate>> {
@@ -94,7 +98,8 @@ function pagesOf(stream: Stream, window: Span, options: RateStreamOptions): Asyn
   });
 }
 
-async function collect(pages: AsyncGenerator<Page<UnitRate>>, progress: Progress | undefined): Promise<{ rates: UnitRate[]; pages: number }> {
+/** A window's rates, staged (see newestBatch). */
+async function collect(pages: AsyncGenerator<Page<UnitRate>>, progress: Progress | undefined): Promise<{ rates: StagedRates; pages: number }> {
   const rates: UnitRate[] = [];
   let count = 0;
   for await (const page of pages) {
@@ -102,7 +107,7 @@ async function collect(pages: AsyncGenerator<Page<UnitRate>>, progress: Progress
     count++;
     progress?.advance(page.records.length);
   }
-  return { rates, pages: count };
+  return { rates: stagedRates(rates), pages: count };
 }
 
 /** [from, to), or without `to` up to the end of the latest rate (an open-ended one counting as a
