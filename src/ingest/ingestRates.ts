@@ -1,6 +1,6 @@
 // Fetches each tracked tariff's rates and stores them as a pipeline: per stream (a tariff's rate
 // kind), one generator of batches oldest first (rateStream.ts) → one bounded queue → one writer
-// that commits every RATES_PER_COMMIT rates. A tariff that fails keeps what came before the
+// that commits every RATES_PER_COMMIT rates (the first commit at once). A tariff that fails keeps what came before the
 // failure and stops fetching; the others carry on (TariffOutcomes.ts).
 import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
@@ -87,8 +87,8 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
     }
   }
 
-  /** Commits what the queue holds, every RATES_PER_COMMIT rates and at the end. A stream whose
-   *  write failed has nothing of it written after (its cursor never passes a gap). */
+  /** Commits what the queue holds: at once the first time, then every RATES_PER_COMMIT rates and
+   *  at the end. A stream whose write failed has nothing of it written after (no gap behind a cursor). */
   async function writeAll(): Promise<void> {
     const writeFailed = new Set<Stream>();
     const failWrite = (batch: StreamBatch, error: unknown) => {
@@ -102,8 +102,10 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
         batches: group.length, rows: group.reduce((n, b) => n + b.rates.from.length, 0), kinds: [...new Set(group.map((b) => b.stream.kind))],
       }, 'batches written');
     };
-    for (;;) {
-      const taken = await queue.take(RATES_PER_COMMIT);
+    // The run's first commit takes whatever is queued first, so that even a run killed early
+    // moves its cursors; every later one waits for RATES_PER_COMMIT rates (or the end).
+    for (let commits = 0; ; commits++) {
+      const taken = await queue.take(commits === 0 ? 1 : RATES_PER_COMMIT);
       if (taken === undefined) return;
       const group = taken.filter((batch) => !writeFailed.has(batch.stream));
       if (group.length === 0) continue;
