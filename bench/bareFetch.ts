@@ -3,6 +3,7 @@
 import { Agent, request } from 'undici';
 import { pageWindowMs, pageWindows } from '../src/ingest/planFetches.js';
 import type { UnitRate } from '../src/api/schemas.js';
+import { stagedRates } from '../src/store/writeRates.js';
 import { PAGE_SIZE } from '../src/api/paginate.js';
 import { formatUtc } from '../src/time/index.js';
 
@@ -36,7 +37,7 @@ export async function bareFetch(baseUrl: string, productCode: string, tariffs: s
       const first = await getPage(ratesUrl(tariff, 'standard-unit-rates', from));
       if (first.next) {
         const oldest = new Date(Math.min(...first.results.map((r) => Date.parse(r.valid_from))));
-        for (const window of pageWindows({ from, to: oldest }, pageWindowMs(first.results))) {
+        for (const window of pageWindows({ from, to: oldest }, pageWindowMs(stagedRates(first.results)))) {
           queue.push(() => follow(ratesUrl(tariff, 'standard-unit-rates', window.from, window.to)));
         }
       }

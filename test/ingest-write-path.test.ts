@@ -21,13 +21,14 @@ describe('page windows', () => {
     });
 
   it('a page of half-hours with no gap gives its length as the page; anything else gives none', () => {
-    expect(pageWindowMs(series(1500))).toBe(1500 * HALF_HOUR_MS);
-    expect(pageWindowMs(series(100))).toBe(100 * HALF_HOUR_MS);
-    expect(pageWindowMs(series(10, 2 * HALF_HOUR_MS))).toBeUndefined();
+    const windowOf = (rates: Rate[]) => pageWindowMs(stagedRates(rates));
+    expect(windowOf(series(1500))).toBe(1500 * HALF_HOUR_MS);
+    expect(windowOf(series(100))).toBe(100 * HALF_HOUR_MS);
+    expect(windowOf(series(10, 2 * HALF_HOUR_MS))).toBeUndefined();
     const gap = series(10);
     gap[3] = { ...gap[3]!, valid_from: iso(Date.parse(gap[3]!.valid_from) - HALF_HOUR_MS) };
-    expect(pageWindowMs(gap)).toBeUndefined();
-    expect(pageWindowMs(series(1))).toBeUndefined();
+    expect(windowOf(gap)).toBeUndefined();
+    expect(windowOf(series(1))).toBeUndefined();
   });
 
   it('windows tile a span exactly, the last one shorter; an open span stays whole', () => {

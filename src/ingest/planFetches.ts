@@ -4,7 +4,7 @@
 // windows its older rates are fetched in (docs/decisions/ingest-pipeline.md).
 import type { Cursor } from '../store/cursors.js';
 import { streamKey } from '../store/cursors.js';
-import type { Rate, RateKind } from '../store/writeRates.js';
+import type { RateKind, StagedRates } from '../store/writeRates.js';
 import { HALF_HOUR_MS } from '../time/index.js';
 import { optionalResourceOf, resourceKey } from './optionalResources.js';
 import type { IngestTarget } from './resolveTargets.js';
@@ -73,15 +73,16 @@ export function resumeFrom(cursor: Cursor, lookbackMs: number): Date {
 /** The time one page covers, when a probe's page shows half-hourly rates with no gap (each rate
  *  a half-hour, one after another): its record count is then the server's page size, whatever
  *  page_size asked for. Undefined for anything else (long rates: pages follow `next`). */
-export function pageWindowMs(rates: readonly Rate[]): number | undefined {
-  if (rates.length < 2) return undefined;
-  const starts = rates.map((r) => Date.parse(r.valid_from)).sort((a, b) => a - b);
-  for (let i = 0; i < rates.length; i++) {
-    const to = rates[i]!.valid_to;
-    if (to === null || Date.parse(to) - Date.parse(rates[i]!.valid_from) !== HALF_HOUR_MS) return undefined;
+export function pageWindowMs(rates: StagedRates): number | undefined {
+  const n = rates.from.length;
+  if (n < 2) return undefined;
+  const starts = [...rates.from].sort((a, b) => a - b);
+  for (let i = 0; i < n; i++) {
+    const to = rates.to[i];
+    if (to === null || to === undefined || to - rates.from[i]! !== HALF_HOUR_MS) return undefined;
     if (i > 0 && starts[i]! - starts[i - 1]! !== HALF_HOUR_MS) return undefined;
   }
-  return rates.length * HALF_HOUR_MS;
+  return n * HALF_HOUR_MS;
 }
 
 /** A bounded window cut into windows of `pageMs` (the last one shorter); an open one, or one

@@ -43,8 +43,8 @@ export async function* rateStream(stream: Stream, options: RateStreamOptions): A
   progress?.expect(count);
   progress?.advance(first.records.length);
   const newest = first.records;
-  const oldest = Math.min(...newest.map((r) => Date.parse(r.valid_from)));
-  const pageMs = pageWindowMs(newest);
+  const staged = stagedRates(newest);
+  const oldest = Math.min(...staged.from);
   if (!first.more || newest.length === 0 || oldest <= stream.from.getTime()) {
     // everything came in one page, or the rates are long: the rest follows `next`
     let pageCount = 1;
@@ -53,13 +53,13 @@ export async function* rateStream(stream: Stream, options: RateStreamOptions): A
       pageCount++;
       progress?.advance(page.records.length);
     }
-    yield { stream, window: windowOf(stream.from, stream.to, newest), rates: stagedRates(newest), pages: pageCount, count };
+    const rates = stagedRates(newest);
+    yield { stream, window: windowOf(stream.from, stream.to, rates), rates, pages: pageCount, count };
     return;
   }
   await pages.return(undefined);
-  // staged at once, as each window's rates are: the records are garbage while they are young
-  const newestBatch: StreamBatch = { stream, window: windowOf(new Date(oldest), stream.to, newest), rates: stagedRates(newest), pages: 1, count };
-  const windows = pageWindows({ from: stream.from, to: new Date(oldest) }, pageMs);
+  const newestBatch: StreamBatch = { stream, window: windowOf(new Date(oldest), stream.to, staged), rates: staged, pages: 1, count };
+  const windows = pageWindows({ from: stream.from, to: new Date(oldest) }, pageWindowMs(staged));
   // each window fetched under its own signal: once one fails, the windows after it are abandoned
   const fetched: (Promise<{ rates: StagedRates; pages: number }> | undefined)[] = [];
   const stops: AbortController[] = [];
@@ -98,7 +98,7 @@ function pagesOf(stream: Stream, window: Span, options: RateStreamOptions): Asyn
   });
 }
 
-/** A window's rates, staged (see newestBatch). */
+/** A window's rates, staged at once: the parsed records are garbage while they are young. */
 async function collect(pages: AsyncGenerator<Page<UnitRate>>, progress: Progress | undefined): Promise<{ rates: StagedRates; pages: number }> {
   const rates: UnitRate[] = [];
   let count = 0;
@@ -112,13 +112,12 @@ async function collect(pages: AsyncGenerator<Page<UnitRate>>, progress: Progress
 
 /** [from, to), or without `to` up to the end of the latest rate (an open-ended one counting as a
  *  half-hour), never before `from`. */
-function windowOf(from: Date, to: Date | undefined, rates: readonly UnitRate[]): { from: Date; until: Date } {
+function windowOf(from: Date, to: Date | undefined, rates: StagedRates): { from: Date; until: Date } {
   if (to !== undefined) return { from, until: to };
   let end = from.getTime();
-  for (const r of rates) {
-    const e = r.valid_to === null ? Date.parse(r.valid_from) + HALF_HOUR_MS : Date.parse(r.valid_to);
-    if (e > end) end = e;
-  }
+  rates.from.forEach((start, i) => {
+    end = Math.max(end, rates.to[i] ?? start + HALF_HOUR_MS);
+  });
   return { from, until: new Date(end) };
 }
 

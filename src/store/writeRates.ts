@@ -50,11 +50,15 @@ export interface StagedRates {
 export function stagedRates(rates: readonly Rate[]): StagedRates {
   const last = new Map<number | string, number>();
   const starts = rates.map((r) => Date.parse(r.valid_from));
+  // neighbours share a boundary (pages run newest first): an end is parsed only when it is not
+  // the next rate's start
+  const ends = rates.map((r, i) => (r.valid_to === null ? null
+    : r.valid_to === rates[i - 1]?.valid_from ? starts[i - 1]! : Date.parse(r.valid_to)));
   rates.forEach((r, i) => last.set(r.payment_method == null ? starts[i]! : `${starts[i]}|${r.payment_method}`, i));
   const kept = last.size === rates.length ? rates.map((_, i) => i) : [...last.values()].sort((a, b) => a - b);
   return {
     from: kept.map((i) => starts[i]!),
-    to: kept.map((i) => (rates[i]!.valid_to === null ? null : Date.parse(rates[i]!.valid_to!))),
+    to: kept.map((i) => ends[i]!),
     exc: kept.map((i) => rates[i]!.value_exc_vat),
     inc: kept.map((i) => rates[i]!.value_inc_vat),
     pm: kept.map((i) => rates[i]!.payment_method ?? null),
