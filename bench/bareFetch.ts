@@ -1,15 +1,14 @@
 // The physical limit of a backfill: fetch and JSON.parse the same pages the ingest fetches (same
-// probes, chunk and page windows, page size and concurrency), and nothing else. Prints {seconds, requests, records}.
+// first pages, page windows, page size and concurrency), and nothing else. Prints {seconds, requests, records}.
 import { Agent, request } from 'undici';
-import { DEFAULT_CHUNK_SLOTS, FIRST_CHUNK_SLOTS, pageWindowMs, pageWindows, splitWindow } from '../src/ingest/planFetches.js';
+import { pageWindowMs, pageWindows } from '../src/ingest/planFetches.js';
 import type { UnitRate } from '../src/api/schemas.js';
-import { RateColumns } from '../src/rates/RateColumns.js';
+import { stagedRates } from '../src/store/writeRates.js';
 import { PAGE_SIZE } from '../src/api/paginate.js';
 import { formatUtc } from '../src/time/index.js';
 
 export async function bareFetch(baseUrl: string, productCode: string, tariffs: string[], from: Date, concurrency: number): Promise<{ seconds: number; requests: number; records: number }> {
   const dispatcher = new Agent({ connections: concurrency });
-  const now = new Date();
   let requests = 0;
   let records = 0;
   const getPage = async (url: string) => {
@@ -29,21 +28,17 @@ export async function bareFetch(baseUrl: string, productCode: string, tariffs: s
   const follow = async (url: string | null) => {
     while (url) url = (await getPage(url)).next;
   };
-  // The same requests as the ingest: per tariff a probe (first page of an open request) and its
-  // standing charges, then over the older range chunks cut into windows of one page each (as the
-  // probe's page shows half-hourly rates) — with the same concurrency.
+  // The same requests as the ingest: per tariff the first page of an open request and its
+  // standing charges, then the older range in windows of one page each (as that first page shows
+  // half-hourly rates), with the same concurrency.
   const queue: (() => Promise<void>)[] = [];
   for (const tariff of tariffs) {
     queue.push(async () => {
       const first = await getPage(ratesUrl(tariff, 'standard-unit-rates', from));
       if (first.next) {
-        const probed = RateColumns.of(first.results);
-        const oldest = new Date(probed.startRange()!.earliest);
-        const pageMs = pageWindowMs(probed);
-        for (const span of splitWindow(from, oldest, DEFAULT_CHUNK_SLOTS * 1_800_000, now, FIRST_CHUNK_SLOTS * 1_800_000)) {
-          for (const window of pageWindows(span, pageMs)) {
-            queue.push(() => follow(ratesUrl(tariff, 'standard-unit-rates', window.from, window.to)));
-          }
+        const oldest = new Date(Math.min(...first.results.map((r) => Date.parse(r.valid_from))));
+        for (const window of pageWindows({ from, to: oldest }, pageWindowMs(stagedRates(first.results)))) {
+          queue.push(() => follow(ratesUrl(tariff, 'standard-unit-rates', window.from, window.to)));
         }
       }
     });

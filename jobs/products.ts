@@ -11,7 +11,7 @@ export const schedules: readonly JobSchedule[] = [
 export async function run(ctx: JobContext): Promise<JobResult> {
   const { config } = ctx;
   const summary = await runIngest(
-    { tariffs: config.tariffs, products: config.products, accounts: config.accounts, productsOnly: true, job: 'products' },
+    { tariffs: config.tariffs, products: config.products, accounts: config.accounts, useCases: ['products'], job: 'products' },
     ingestContextOf(ctx),
   );
   return {

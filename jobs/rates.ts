@@ -85,7 +85,7 @@ export async function run(ctx: JobContext): Promise<JobResult> {
     const decision = await decideDispatches(ctx);
     if (!decision.fetch) return { status: 'skipped', ratesChanged: 0, message: decision.reason };
     const summary = await runIngest(
-      { tariffs: [], products: [], accounts: decision.accounts, dispatchesOnly: true, dispatchKinds: ['planned'], noProducts: true, job: 'rates' },
+      { tariffs: [], products: [], accounts: decision.accounts, useCases: ['dispatches'], dispatchKinds: ['planned'], job: 'rates' },
       ingestContextOf(ctx),
     );
     return {
@@ -103,7 +103,7 @@ export async function run(ctx: JobContext): Promise<JobResult> {
     if (!watch.fetch) return { status: 'skipped', ratesChanged: 0, message: watch.reason };
   }
   const summary = await runIngest(
-    { tariffs: config.tariffs, products: config.products, accounts: config.accounts, noProducts: true, job: 'rates' },
+    { tariffs: config.tariffs, products: config.products, accounts: config.accounts, useCases: ['rates', 'accounts', 'dispatches'], job: 'rates' },
     ingestContextOf(ctx),
   );
   const result: JobResult = {

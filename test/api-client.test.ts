@@ -1,13 +1,14 @@
 // The platform client against the sandbox on port 0: paging, filters, every fault kind, foreign
 // and looping `next`, the 400 envelope, unknown fields, credentials — and no secret in the logs.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   ApiError, ApiKeyCredentials, ApiValidationError, HttpClient, KrakenTokenCredentials, OctopusClient,
-  RecordValidationError, RetriesExhaustedError, TokenCredentials, normaliseBaseUrl, paginate, unitRateSchema,
+  RecordValidationError, RetriesExhaustedError, TokenCredentials, normaliseBaseUrl, paginate, redactUrl, unitRateSchema,
   type Credentials, type HttpClientOptions,
 } from '../src/api/index.js';
-import { BodyBuffers, LARGEST_KEPT } from '../src/api/BodyBuffers.js';
 import { createLogger } from '../src/log/createLogger.js';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { startProxy } from './helpers/proxy.js';
@@ -142,6 +143,30 @@ describe('pagination', () => {
       const error = await failure(agileMonth(client({ baseUrl: proxy.baseUrl })));
       expect(error.code).toBe('COUNT_MISMATCH');
       expect(error.message).toContain(`held ${MONTH_SLOTS} records but 'count' said ${MONTH_SLOTS + 1}`);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a page holding more records than its count is refused', async () => {
+    const proxy = await startProxy(sandbox.baseUrl, { rewrite: (page) => ({ ...page, count: (page.count as number) - 1 }) });
+    try {
+      const error = await failure(agileMonth(client({ baseUrl: proxy.baseUrl })));
+      expect(error.code).toBe('COUNT_MISMATCH');
+      expect(error.message).toContain(`held ${MONTH_SLOTS} records but 'count' said ${MONTH_SLOTS - 1}`);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a next pointing back to the first page is a loop, seen before asking for it again', async () => {
+    const proxy = await startProxy(sandbox.baseUrl, {
+      rewrite: (page, origin) => ({ ...page, next: `${origin}/v1/products/` }),
+    });
+    try {
+      const error = await failure(collect(client({ baseUrl: proxy.baseUrl, pageSize: null }).products()));
+      expect(error.code).toBe('PAGINATION_LOOP');
+      expect(proxy.requests).toEqual(['/v1/products/']);
     } finally {
       await proxy.close();
     }
@@ -388,36 +413,65 @@ describe('credentials', () => {
   });
 });
 
-describe('BodyBuffers: bodies read into buffers lent and given back', () => {
-  async function* chunksOf(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Array> {
-    for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+describe('secrets in what a server sends back', () => {
+  it('a password in a URL is never shown in errors or logs', async () => {
+    expect(redactUrl('https://user:s3cret-pw@api.example.com/v1/products/?api_key=k3y&page=2'))
+      .toBe('https://api.example.com/v1/products/?api_key=%5Bredacted%5D&page=2');
+    // a `next` on the same origin that carries a password: followed, failing, and never shown
+    const lines: string[] = [];
+    const sink = new Writable({ write(chunk, _enc, done) { lines.push(String(chunk)); done(); } });
+    const logger = createLogger({ level: 'trace', destination: sink });
+    const proxy = await startProxy(sandbox.baseUrl, {
+      rewrite: (page, origin) => ({ ...page, next: `${origin.replace('//', '//user:s3cret-pw@')}/v1/no-such-page/` }),
+    });
+    try {
+      const error = await failure(collect(client({ baseUrl: proxy.baseUrl, pageSize: null, logger }).products()));
+      const text = lines.join('') + error.message + JSON.stringify(error) + String(error.stack) + String(error.url);
+      expect(text).not.toContain('s3cret-pw');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  /** A token endpoint on port 0 that echoes the key it was sent in its error message. */
+  async function echoingTokenServer(status: number): Promise<{ baseUrl: URL; close(): Promise<void> }> {
+    const server = createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8').on('data', (d: string) => (body += d)).on('end', () => {
+        const key = (JSON.parse(body) as { variables: { input: { APIKey: string } } }).variables.input.APIKey;
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(status === 200
+          ? { errors: [{ message: `Invalid key ${key}` }] }
+          : { detail: `the key ${key} is not valid`, code: 'invalid_key' }));
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      baseUrl: new URL(`http://127.0.0.1:${port}/v1/`),
+      close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    };
   }
-  const bodyOf = (length: number, seed: number) => Uint8Array.from({ length }, (_, i) => (i * 31 + seed) % 251);
 
-  it('gives each body its own bytes while lent, larger bodies than the first buffer included', async () => {
-    const buffers = new BodyBuffers();
-    const big = bodyOf(700_000, 1); // more than the first buffer: grown on the way
-    const small = bodyOf(1_000, 2);
-    const [a, b] = await Promise.all([buffers.read(chunksOf(big, 65_536)), buffers.read(chunksOf(small, 300))]);
-    expect(Buffer.compare(a.bytes, big)).toBe(0);
-    expect(Buffer.compare(b.bytes, small)).toBe(0);
-    expect(a.bytes.buffer).not.toBe(b.bytes.buffer);
-    a.release();
-    a.release(); // twice is once: the buffer is not lent to two bodies at the same time
-    const [c, d] = await Promise.all([buffers.read(chunksOf(small, 7)), buffers.read(chunksOf(small, 1_000))]);
-    expect(c.bytes.buffer).toBe(a.bytes.buffer); // the released buffer, used again
-    expect(d.bytes.buffer).not.toBe(c.bytes.buffer);
-    expect(Buffer.compare(c.bytes, small)).toBe(0);
-    expect(Buffer.compare(d.bytes, small)).toBe(0);
-    expect(Buffer.compare(b.bytes, small)).toBe(0); // still lent: untouched by the reads since
-  });
-
-  it('keeps no buffer grown for an unusually large body', async () => {
-    const buffers = new BodyBuffers();
-    const huge = await buffers.read(chunksOf(bodyOf(LARGEST_KEPT + 1, 3), 1 << 20));
-    huge.release();
-    const next = await buffers.read(chunksOf(bodyOf(10, 4), 10));
-    expect(next.bytes.buffer).not.toBe(huge.bytes.buffer);
-    expect(next.bytes.buffer.byteLength).toBeLessThan(LARGEST_KEPT);
-  });
+  for (const status of [200, 400]) {
+    it(`a server that echoes the API key (HTTP ${status}) has it scrubbed from the error`, async () => {
+      const key = 'sk_live_echoed_key_42';
+      const server = await echoingTokenServer(status);
+      try {
+        const http = new HttpClient(FAST);
+        try {
+          const credentials = new KrakenTokenCredentials(key, server.baseUrl);
+          const error = await failure(credentials.authorization(http));
+          expect(error.code).toBe('AUTH');
+          expect(error.message).toMatch(/could not obtain a token/);
+          expect(error.message).toContain('[redacted]');
+          expect(error.message).not.toContain(key);
+        } finally {
+          await http.close();
+        }
+      } finally {
+        await server.close();
+      }
+    });
+  }
 });

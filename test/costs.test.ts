@@ -12,9 +12,8 @@ import type { UnitRate } from '../src/api/schemas.js';
 import { importConsumptionFile } from '../src/ingest/importConsumptionFile.js';
 import { householdReading } from '../src/sandbox/householdProfile.js';
 import { startRun } from '../src/store/ingestRuns.js';
-import { RateColumns } from '../src/rates/RateColumns.js';
 import { Warehouse } from '../src/store/Warehouse.js';
-import { prepareStaging, writeRateBatch, type RateKind } from '../src/store/writeRates.js';
+import { prepareStaging, stagedRates, writeRateBatch, type RateKind } from '../src/store/writeRates.js';
 import { replaceAgreements, upsertMeterPoint } from '../src/store/writeConsumption.js';
 import { runCli } from './helpers/runCli.js';
 
@@ -169,7 +168,7 @@ const agileOriginal = csvSeries('wyvernp-agile_predictor/csv_agile_J_South_Easte
 
 async function writeSeries(tariff: string, kind: RateKind, records: UnitRate[], runId: number, target = warehouse): Promise<void> {
   await writeRateBatch(target, {
-    tariffCode: tariff, kind, runId, rates: RateColumns.of(records),
+    tariffCode: tariff, kind, runId, rates: stagedRates(records),
     window: { from: new Date('2017-01-01T00:00:00Z'), until: new Date('2024-03-01T00:00:00Z') },
   });
 }

@@ -1,11 +1,12 @@
-// No good work thrown away: a tariff failing in chunk k keeps chunks 0…k−1 (in order, with its
-// cursor) and stops fetching at once; the oldest chunk of a backfill is committed after two
-// requests, so a run that is always cut short still completes the backfill over a few runs. Runs
-// are stopped on events (a commit in the log), never after a time.
+// No good work thrown away: a tariff failing in window k keeps windows 0…k−1 (in order, with its
+// cursor) and stops fetching at once; a run killed after a commit leaves its cursors without a
+// gap, so a run that is always cut short still completes the backfill over a few runs. Runs are
+// stopped on events (a commit in the log), never after a time.
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CHUNK_SLOTS, FIRST_CHUNK_SLOTS } from '../src/ingest/planFetches.js';
+import { PAGE_SIZE } from '../src/api/paginate.js';
+import { RATES_PER_COMMIT } from '../src/store/commitSize.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { jobPaths } from '../src/store/WriteSession.js';
 import { HALF_HOUR_MS } from '../src/time/index.js';
@@ -28,10 +29,9 @@ afterAll(async () => {
   tmp.remove();
 });
 
-/** The start of chunk `index` of a backfill from `from` (the oldest chunk is one page). */
-function chunkStart(from: Date, index: number): Date {
-  if (index === 0) return from;
-  return new Date(from.getTime() + (FIRST_CHUNK_SLOTS + (index - 1) * DEFAULT_CHUNK_SLOTS) * HALF_HOUR_MS);
+/** The start of window `index` of a backfill from `from` (each window one page of half-hours). */
+function windowStart(from: Date, index: number): Date {
+  return new Date(from.getTime() + index * PAGE_SIZE * HALF_HOUR_MS);
 }
 
 /** A datetime as the client puts it in a query string: `2020-08-06T18%3A00%3A00Z`. */
@@ -49,12 +49,12 @@ async function rowsOf(db: string, before?: Date): Promise<{ n: number; first: st
   return row as { n: number; first: string; last: string; digest: string };
 }
 
-describe('a tariff failing in chunk k', () => {
-  it('keeps chunks 0…k−1 with their cursor, stops fetching that tariff at once, and a re-run completes it', async () => {
-    const k = 3;
-    const boundary = chunkStart(FROM, k);
+describe('a tariff failing in window k', () => {
+  it('keeps windows 0…k−1 with their cursor, stops fetching that tariff at once, and a re-run completes it', async () => {
+    const k = 13;
+    const boundary = windowStart(FROM, k);
     const db = tmp.file('fails-in-chunk.duckdb');
-    // chunk k's first page (its URL starts at the chunk's period_from) has an invalid record
+    // window k's page (its URL starts at the window's period_from) has an invalid record
     const fault = `invalid-record:path=-J/standard-unit-rates/?period_from=${inQuery(boundary)},index=3`;
     sandbox.resetRequests();
     sandbox.setLatency(20);
@@ -71,10 +71,10 @@ describe('a tariff failing in chunk k', () => {
     expect(summary.errors.join()).toMatch(/record 3: field 'value_inc_vat'/);
     expect(summary.errors.join()).toContain(`period_from=${inQuery(boundary)}`);
 
-    // exactly what lies before chunk k is stored, equal to a clean run's rows there
+    // exactly what lies before window k is stored, equal to a clean run's rows there
     const kept = await rowsOf(db);
     const expected = await rowsOf(clean, boundary);
-    expect(expected.n).toBeGreaterThan(10_000); // chunks 0…k−1 hold real data
+    expect(expected.n).toBeGreaterThan(10_000); // windows 0…k−1 hold real data
     expect(kept).toEqual(expected);
     const [cursor] = await query(db, `SELECT fetched_from, fetched_until FROM ingest_cursors WHERE tariff_code = '${J}' AND rate_kind = 'standard'`);
     expect(cursor).toEqual({ fetched_from: FROM.toISOString().replace('.000Z', 'Z'), fetched_until: boundary.toISOString().replace('.000Z', 'Z') });
@@ -85,11 +85,11 @@ describe('a tariff failing in chunk k', () => {
     expect(failedAt).toBeGreaterThan(0);
     const fullRun = 1 + Math.ceil((await rowsOf(clean)).n / 1500) + 6; // probe + pages, with slack
     expect(ratesOfJ.length).toBeLessThan(fullRun);
-    // chunks before k go on to their end (they are kept); of chunks k and after, at most the
-    // requests already sent by the other workers (3) arrive after the failing one
+    // windows before k go on to their end (they are kept); of windows k and after, at most the
+    // requests already under way (3 beside the failing one's) arrive after it
     const periodFrom = (path: string) => Date.parse(decodeURIComponent(/period_from=([^&]+)/.exec(path)![1]!));
-    const laterChunks = ratesOfJ.slice(failedAt + 1).filter((r) => periodFrom(r.path) >= boundary.getTime());
-    expect(laterChunks.length).toBeLessThanOrEqual(3);
+    const laterWindows = ratesOfJ.slice(failedAt + 1).filter((r) => periodFrom(r.path) >= boundary.getTime());
+    expect(laterWindows.length).toBeLessThanOrEqual(3);
 
     // a re-run without the fault continues from the cursor and ends equal to one clean run
     const rerun = await ingest(db, sandbox.baseUrl, { tariffs: [J], noProducts: true });
@@ -101,9 +101,9 @@ describe('a tariff failing in chunk k', () => {
 /** `tariffs ingest` (incremental: from the cursor, or default_from), killed with SIGKILL as soon as
  *  its log says it committed unit rates `commits` times; resolves with how it ended and, for each
  *  of those commits, the rows and batches it wrote. */
-function runKilledAfterCommits(db: string, config: string, commits: number): Promise<{ code: number | null; killed: boolean; seen: { rows: number; batches: number }[] }> {
+function runKilledAfterCommits(db: string, config: string, commits: number, tariffs = [J]): Promise<{ code: number | null; killed: boolean; seen: { rows: number; batches: number }[] }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, 'ingest', '--tariff', J, '--no-products', '--db', db,
+    const child = spawn(process.execPath, [CLI, 'ingest', ...tariffs.flatMap((t) => ['--tariff', t]), '--no-products', '--db', db,
       '--base-url', sandbox.baseUrl, '--config', config, '--format', 'json'], { env: { ...process.env, TARIFFS_LOG_LEVEL: 'debug' } });
     const seen: { rows: number; batches: number }[] = [];
     let pending = '';
@@ -126,30 +126,38 @@ function runKilledAfterCommits(db: string, config: string, commits: number): Pro
   });
 }
 
-describe('a run stopped early', () => {
-  it('commits the oldest page of a backfill after two requests (the probe and that page), before any other page is answered', async () => {
+describe('a run killed after its first commit', () => {
+  it('leaves each stream stored from the start of its window without a gap, up to its cursor', async () => {
     const db = tmp.file('first-commit.duckdb');
     const config = tmp.file('first-commit.json');
-    const from = new Date('2021-01-01T00:00:00Z');
+    const from = new Date('2018-01-01T00:00:00Z');
     writeFileSync(config, JSON.stringify({ default_from: from.toISOString() }));
-    // every request of J's standard rates but the probe and the oldest page never gets an answer
-    // (each page window of a backfill starts a whole number of pages after its start)
-    const pageMs = FIRST_CHUNK_SLOTS * HALF_HOUR_MS;
-    const held = Array.from({ length: 60 }, (_, m) => `stall-headers:path=-J/standard-unit-rates/?period_from=${inQuery(new Date(from.getTime() + (m + 1) * pageMs))}`);
-    sandbox.resetRequests();
-    sandbox.setFaults(held);
+    const A = 'E-1R-AGILE-18-02-21-A';
+    sandbox.setLatency(20); // the run is surely killed before it ends by itself
     let result;
     try {
-      result = await runKilledAfterCommits(db, config, 1);
+      result = await runKilledAfterCommits(db, config, 1, [A, J]);
     } finally {
-      sandbox.setFaults([]);
+      sandbox.setLatency(0);
     }
     expect(result.killed).toBe(true);
-    expect(result.seen).toEqual([{ rows: FIRST_CHUNK_SLOTS, batches: 1 }]);
-    const [cursor] = await query(jobPaths(db).work, `SELECT fetched_from, fetched_until FROM ingest_cursors WHERE tariff_code = '${J}' AND rate_kind = 'standard'`);
-    expect(cursor).toEqual({ fetched_from: from.toISOString().replace('.000Z', 'Z'), fetched_until: new Date(from.getTime() + pageMs).toISOString().replace('.000Z', 'Z') });
-    const ratesOfJ = sandbox.requests.filter((r) => r.path.includes(`/${J}/standard-unit-rates/`));
-    expect(ratesOfJ.length).toBeGreaterThan(2); // later pages were asked for (and held)
+    expect(result.seen[0]!.rows).toBeGreaterThan(0);
+    expect(result.seen[0]!.rows).toBeLessThan(RATES_PER_COMMIT); // the run's first commit: what came first
+    const streams = await query(jobPaths(db).work, `SELECT c.tariff_code AS t, epoch_ms(c.fetched_from) AS f, epoch_ms(c.fetched_until) AS u,
+        count(r.valid_from) AS n, epoch_ms(min(r.valid_from)) AS first, epoch_ms(max(r.valid_from)) AS last
+      FROM ingest_cursors AS c LEFT JOIN unit_rates AS r ON r.tariff_code = c.tariff_code
+      WHERE c.rate_kind = 'standard' GROUP BY ALL ORDER BY 1`);
+    expect(streams.reduce((n, s) => n + Number(s.n), 0)).toBe(result.seen[0]!.rows);
+    for (const s of streams) {
+      expect(Number(s.f)).toBe(from.getTime());
+      if (Number(s.n) === 0) continue;
+      // half-hours one after another, the last one ending where the cursor does
+      expect(Number(s.last) - Number(s.first)).toBe((Number(s.n) - 1) * HALF_HOUR_MS);
+      expect(Number(s.u)).toBeGreaterThanOrEqual(Number(s.last) + HALF_HOUR_MS);
+      const [after] = await query(clean, `SELECT count(*) AS n FROM unit_rates WHERE tariff_code = '${s.t as string}'
+        AND valid_from > make_timestamptz(${Number(s.last)} * 1000) AND valid_from < make_timestamptz(${Number(s.u)} * 1000)`);
+      expect(after).toEqual({ n: 0 }); // nothing the cursor covers is missing
+    }
   });
 });
 
@@ -160,10 +168,9 @@ describe('a run that is always cut short', () => {
     const from = '2021-01-01';
     writeFileSync(config, JSON.stringify({ default_from: from }));
     const expectedRows = (await query(clean, `SELECT count(*) AS n FROM unit_rates WHERE tariff_code = '${J}' AND valid_from >= '${from}'`))[0]!.n as number;
-    const pages = Math.ceil(expectedRows / FIRST_CHUNK_SLOTS);
-    // Commits hold whole chunks, in order: a run's first two commits hold at least its oldest
-    // chunk (one page) and the next (six), less the look-back it fetches again; 39 pages take at
-    // most 6 such runs, and a run that has less left ends by itself.
+    const pages = Math.ceil(expectedRows / PAGE_SIZE);
+    // A run's first commit holds what came first; each later one RATES_PER_COMMIT rates, or what
+    // is left at the end; each stream in order.
     const MAX_RUNS = 8;
     const stored: number[] = [];
     let completed = false;

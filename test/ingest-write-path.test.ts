@@ -1,103 +1,34 @@
-// The backfill's fast path, held to the slow one: unit rates checked by hand accept and refuse
-// exactly what zod does (naming the same field), instants read by character codes equal
-// Date.parse, chunks cut into one-page windows tile their span, and groups of whole row groups
-// split a chunk at a rate's start without losing or repeating one. End to end: a backfill of
-// more than a row group stores every rate the server serves, once, with the local fields a
-// brute force gives, and a re-run changes nothing.
+// The rates' write path: one-page windows tile their span; a backfill of more than a commit stores
+// every rate the server serves, once, with the local fields a brute force gives, and a re-run
+// changes nothing; a batch stores each rate as given (open ends, payment methods, repeats).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OctopusClient } from '../src/api/OctopusClient.js';
-import { plainUtcMs } from '../src/time/plainUtc.js';
-import { fastRecordSchema, unitRateSchema } from '../src/api/schemas.js';
 import { pageWindowMs, pageWindows } from '../src/ingest/planFetches.js';
-import { ROW_GROUP_ROWS, takeGroup, type Pending } from '../src/ingest/RateWriter.js';
+import { RATES_PER_COMMIT } from '../src/store/commitSize.js';
 import { Warehouse } from '../src/store/Warehouse.js';
-import { prepareStaging, writeRateBatches, type RateKind } from '../src/store/writeRates.js';
+import { prepareStaging, stagedRates, writeRateBatch, writeRateBatches, type Rate, type RateKind } from '../src/store/writeRates.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
-import { RateColumns, RatePageColumns, type RateRecord } from '../src/rates/RateColumns.js';
 import { HALF_HOUR_MS, localDateOf, settlementPeriod, utcOffsetMinutes } from '../src/time/index.js';
 import { ingest, query, tempDir } from './helpers/warehouseTools.js';
 
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 
-describe('plainUtcMs', () => {
-  it('equals Date.parse on every half-hour of 1999-2031 (leap days, clock changes, year ends)', () => {
-    let checked = 0;
-    for (let t = Date.parse('1999-12-31T00:00:00Z'); t < Date.parse('2031-01-02T00:00:00Z'); t += HALF_HOUR_MS) {
-      const text = iso(t);
-      if (plainUtcMs(text) !== Date.parse(text)) throw new Error(`${text}: ${plainUtcMs(text)}`);
-      checked++;
-    }
-    expect(checked).toBeGreaterThan(540_000);
-  });
-
-  it('is NaN for every other form, and for impossible dates and times', () => {
-    for (const text of [
-      '2023-02-29T00:00:00Z', '2100-02-29T00:00:00Z', '2024-04-31T00:00:00Z', '2024-13-01T00:00:00Z', '2024-00-10T00:00:00Z',
-      '2024-01-00T00:00:00Z', '2024-01-01T24:00:00Z', '2024-01-01T00:60:00Z', '2024-01-01T00:00:60Z', '2024-01-01 00:00:00Z',
-      '2024-01-01T00:00:00+00:00', '2024-01-01T00:00:00.000Z', '2024-01-01T00:00Z', '2024-1a-01T00:00:00Z', '20240101T000000Z',
-      '2024-01-01T00:00:00z', '', 'not a date at all!!!', '0050-01-01T00:00:00Z', '0999-12-31T23:30:00Z',
-    ]) {
-      expect(plainUtcMs(text), text).toBeNaN();
-    }
-    // the day part is remembered: a valid day after an invalid time on it is still read
-    expect(plainUtcMs('2024-02-29T25:00:00Z')).toBeNaN();
-    expect(plainUtcMs('2024-02-29T23:30:00Z')).toBe(Date.parse('2024-02-29T23:30:00Z'));
-  });
-});
-
-describe('fastRecordSchema', () => {
-  const good = { value_exc_vat: 12.5, value_inc_vat: 13.125, valid_from: '2024-03-31T00:30:00Z', valid_to: '2024-03-31T01:00:00Z', payment_method: null };
-  const variants: unknown[] = [
-    good, { ...good, payment_method: 'DIRECT_DEBIT' }, { ...good, extra: [1, 2] }, { ...good, valid_to: null },
-    { ...good, valid_from: '2024-03-31T01:30:00+01:00' }, { ...good, valid_from: '2024-03-31T00:30:00.000Z' },
-    { ...good, value_inc_vat: -3 }, { ...good, value_exc_vat: 0 }, (({ payment_method: _pm, ...rest }) => rest)(good),
-    // refused, each in one field
-    { ...good, value_inc_vat: '13.1' }, { ...good, value_exc_vat: null }, { ...good, value_inc_vat: Infinity },
-    { ...good, valid_from: '2024-02-30T00:00:00Z' }, { ...good, valid_from: 1711845000000 }, { ...good, valid_to: 'soon' },
-    { ...good, valid_to: undefined }, { ...good, payment_method: 3 }, (({ valid_from: _vf, ...rest }) => rest)(good),
-    null, [], 'rate', 42,
-  ];
-
-  it('accepts and refuses exactly what zod does, with the same field and message', () => {
-    const fast = fastRecordSchema(unitRateSchema);
-    let refused = 0;
-    for (const value of variants) {
-      const a = fast.safeParse(value);
-      const b = unitRateSchema.safeParse(value);
-      expect(a.success, JSON.stringify(value)).toBe(b.success);
-      if (!a.success && !b.success) {
-        refused++;
-        expect(a.error.issues[0]!.path).toEqual(b.error.issues[0]!.path);
-        expect(a.error.issues[0]!.message).toBe(b.error.issues[0]!.message);
-      }
-    }
-    expect(refused).toBe(13);
-  });
-
-  it('accepts after refusing (its memory of the last instants is only of accepted ones)', () => {
-    const fast = fastRecordSchema(unitRateSchema);
-    expect(fast.safeParse({ ...good, valid_from: '2024-02-30T00:00:00Z' }).success).toBe(false);
-    expect(fast.safeParse({ ...good, valid_from: '2024-02-30T00:00:00Z', valid_to: '2024-02-30T00:00:00Z' }).success).toBe(false);
-    expect(fast.safeParse(good).success).toBe(true);
-    expect(fast.safeParse({ ...good, valid_to: '' }).success).toBe(false);
-  });
-});
-
 describe('page windows', () => {
-  const series = (n: number, step = HALF_HOUR_MS, start = Date.parse('2024-03-30T00:00:00Z')) => {
-    const page = new RatePageColumns();
-    for (let i = n - 1; i >= 0; i--) page.push(start + i * step, start + i * step + step, i, i, null);
-    return page.columns();
-  };
+  const series = (n: number, step = HALF_HOUR_MS, start = Date.parse('2024-03-30T00:00:00Z')): Rate[] =>
+    Array.from({ length: n }, (_, k) => {
+      const i = n - 1 - k; // newest first, as pages come
+      return { valid_from: iso(start + i * step), valid_to: iso(start + i * step + step), value_exc_vat: i, value_inc_vat: i, payment_method: null };
+    });
 
   it('a page of half-hours with no gap gives its length as the page; anything else gives none', () => {
-    expect(pageWindowMs(series(1500))).toBe(1500 * HALF_HOUR_MS);
-    expect(pageWindowMs(series(100))).toBe(100 * HALF_HOUR_MS);
-    expect(pageWindowMs(series(10, 2 * HALF_HOUR_MS))).toBeUndefined();
+    const windowOf = (rates: Rate[]) => pageWindowMs(stagedRates(rates));
+    expect(windowOf(series(1500))).toBe(1500 * HALF_HOUR_MS);
+    expect(windowOf(series(100))).toBe(100 * HALF_HOUR_MS);
+    expect(windowOf(series(10, 2 * HALF_HOUR_MS))).toBeUndefined();
     const gap = series(10);
-    gap.validFrom[3]! -= HALF_HOUR_MS;
-    expect(pageWindowMs(gap)).toBeUndefined();
-    expect(pageWindowMs(series(1))).toBeUndefined();
+    gap[3] = { ...gap[3]!, valid_from: iso(Date.parse(gap[3]!.valid_from) - HALF_HOUR_MS) };
+    expect(windowOf(gap)).toBeUndefined();
+    expect(windowOf(series(1))).toBeUndefined();
   });
 
   it('windows tile a span exactly, the last one shorter; an open span stays whole', () => {
@@ -111,32 +42,6 @@ describe('page windows', () => {
     expect(windows.at(-1)!.to!.getTime() - windows.at(-1)!.from.getTime()).toBe(7 * HALF_HOUR_MS);
     expect(pageWindows({ from, to: undefined }, 1500 * HALF_HOUR_MS)).toEqual([{ from, to: undefined }]);
     expect(pageWindows({ from, to }, undefined)).toEqual([{ from, to }]);
-  });
-
-  it('takeGroup: whole row groups of unit rates, the last chunk cut at a rate start, nothing lost or repeated', () => {
-    const chunk = (i: number, kind = 'standard') => ({ kind, from: new Date(Date.parse('2020-01-01T00:00:00Z') + i * 9_000 * HALF_HOUR_MS), to: undefined }) as never;
-    const queued = () => {
-      const items: Pending[] = Array.from({ length: 30 }, (_, i) => ({
-        chunk: chunk(i), rates: series(9_000, HALF_HOUR_MS, Date.parse('2020-01-01T00:00:00Z') + i * 9_000 * HALF_HOUR_MS), queuedAt: 0,
-      }));
-      items.splice(3, 0, { chunk: chunk(99, 'standing_charge'), rates: series(2, 86_400_000), queuedAt: 0 });
-      return items;
-    };
-    const pending = queued();
-    const total = pending.reduce((n, p) => n + p.rates.length, 0);
-    const group = takeGroup(pending, true);
-    const unit = group.filter((p) => (p.chunk as { kind: string }).kind !== 'standing_charge');
-    expect(unit.reduce((n, p) => n + p.rates.length, 0)).toBe(2 * 122_880); // capped at two row groups
-    const cut = group.at(-1)!;
-    const rest = pending[0]!;
-    expect(cut.until).toEqual(rest.from);
-    expect(Math.min(...rest.rates.validFrom)).toBe(cut.until!.getTime());
-    expect(Math.max(...cut.rates.validFrom)).toBe(cut.until!.getTime() - HALF_HOUR_MS);
-    expect(group.reduce((n, p) => n + p.rates.length, 0) + pending.reduce((n, p) => n + p.rates.length, 0)).toBe(total);
-    // without alignment: everything up to the cap, whole chunks
-    const loose = takeGroup(pending, false);
-    expect(loose.every((p) => p.until === undefined)).toBe(true);
-    expect(loose.reduce((n, p) => n + p.rates.length, 0)).toBeLessThanOrEqual(2 * 122_880);
   });
 });
 
@@ -156,10 +61,10 @@ describe("the ingest's session keeps row groups as committed", () => {
         await warehouse.run('CHECKPOINT');
         const insert = (from: number, n: number) => warehouse.run(`INSERT INTO t SELECT i, i / 7, 'r' || (i % 48) FROM range(${from}, ${from + n}) r(i)`);
         await warehouse.transaction(() => insert(0, 1_500));
-        await warehouse.transaction(() => insert(1_500, 2 * ROW_GROUP_ROWS));
-        await warehouse.transaction(() => insert(1_500 + 2 * ROW_GROUP_ROWS, 10_000));
+        await warehouse.transaction(() => insert(1_500, 2 * RATES_PER_COMMIT));
+        await warehouse.transaction(() => insert(1_500 + 2 * RATES_PER_COMMIT, 10_000));
         await warehouse.checkpoint();
-        const n = 11_500 + 2 * ROW_GROUP_ROWS;
+        const n = 11_500 + 2 * RATES_PER_COMMIT;
         expect(await warehouse.one('SELECT count(*) AS n, count(DISTINCT i) AS d, sum(i) AS s FROM t')).toEqual({ n, d: n, s: (n * (n - 1)) / 2 });
       } finally {
         warehouse.close();
@@ -224,13 +129,13 @@ describe('a backfill of more than a row group', () => {
   });
 });
 
-describe('batches staged through one data chunk, filled across their boundaries', () => {
+describe('batches staged through data chunks', () => {
   const tmp = tempDir('tariffs-staging-');
   afterAll(() => tmp.remove());
 
   it('stores each rate as given: its batch, its value, its open end (null) and payment method', async () => {
-    // 2,047 + 2,050 + 1 + 5,000 rates: the chunk of 2,048 rows fills across batch ends, and nulls
-    // (open-ended rates) and payment methods fall in different rows of successive fills
+    // 2,047 + 2,050 + 1 + 5,000 rates: batches of a data chunk's 2,048 rows and more, with nulls
+    // (open-ended rates) and payment methods in different rows of successive chunks
     const start = Date.parse('2024-01-01T00:00:00Z');
     const spec: { tariff: string; kind: RateKind; n: number; openEvery: number; method: (i: number) => string | null }[] = [
       { tariff: 'E-1R-STAGE-24-01-01-A', kind: 'standard', n: 2047, openEvery: 2046, method: () => null },
@@ -238,7 +143,7 @@ describe('batches staged through one data chunk, filled across their boundaries'
       { tariff: 'E-1R-STAGE-24-01-01-C', kind: 'standard', n: 1, openEvery: 1, method: () => 'NON_DIRECT_DEBIT' },
       { tariff: 'E-1R-STAGE-24-01-01-D', kind: 'standard', n: 5000, openEvery: 1000, method: () => null },
     ];
-    const records = spec.map(({ n, openEvery, method }, b) => Array.from({ length: n }, (_, i): RateRecord => ({
+    const records = spec.map(({ n, openEvery, method }, b) => Array.from({ length: n }, (_, i): Rate => ({
       valid_from: new Date(start + i * HALF_HOUR_MS).toISOString(),
       // every openEvery-th rate open-ended (it never overlaps the next: the test reads rows back, not slots)
       valid_to: (i + 1) % openEvery === 0 ? null : new Date(start + (i + 1) * HALF_HOUR_MS).toISOString(),
@@ -251,7 +156,7 @@ describe('batches staged through one data chunk, filled across their boundaries'
     try {
       await prepareStaging(warehouse);
       await writeRateBatches(warehouse, spec.map(({ tariff, kind }, b) => ({
-        tariffCode: tariff, kind, runId: 1, rates: RateColumns.of(records[b]!),
+        tariffCode: tariff, kind, runId: 1, rates: stagedRates(records[b]!),
         window: { from: new Date(start), until: new Date(start + 6000 * HALF_HOUR_MS) },
       })));
     } finally {
@@ -269,5 +174,46 @@ describe('batches staged through one data chunk, filled across their boundaries'
         if (JSON.stringify(got) !== JSON.stringify(want)) throw new Error(`${tariff} ${r.valid_from}: stored ${JSON.stringify(got)}, given ${JSON.stringify(want)}`);
       }
     });
+  });
+});
+
+describe('what a batch stores', () => {
+  const tmp = tempDir('tariffs-batch-');
+  afterAll(() => tmp.remove());
+  const rate = (from: string, to: string | null, price: number, pm: string | null = null): Rate => ({
+    valid_from: from, valid_to: to, value_exc_vat: price, value_inc_vat: price * 1.05, payment_method: pm,
+  });
+
+  it('reads instants with an offset, keeps the last of a repeated rate and both payment methods of one instant', async () => {
+    const db = tmp.file('batch.duckdb');
+    const warehouse = await Warehouse.open(db);
+    const window = { from: new Date('2024-01-01T00:00:00Z'), until: new Date('2024-04-01T00:00:00Z') };
+    try {
+      await prepareStaging(warehouse);
+      await writeRateBatch(warehouse, {
+        tariffCode: 'E-1R-BATCH-24-01-01-A', kind: 'standard', runId: 1, window, rates: stagedRates([
+          rate('2024-03-31T01:30:00Z', '2024-03-31T02:00:00Z', 3),
+          rate('2024-03-31T00:30:00+00:00', '2024-03-31T01:00:00Z', 1),
+          rate('2024-01-01T00:30:00Z', '2024-01-01T01:00:00Z', 4),
+          rate('2024-01-01T00:00:00Z', '2024-01-01T00:30:00Z', 5),
+          rate('2024-01-01T00:30:00Z', '2024-01-01T01:00:00Z', 6), // a page overlap repeats it: the last wins
+          rate('2024-02-01T00:00:00Z', null, 20, 'DIRECT_DEBIT'),
+          rate('2024-02-01T00:00:00Z', null, 21, 'NON_DIRECT_DEBIT'),
+        ]),
+      });
+    } finally {
+      warehouse.close();
+    }
+    const rows = await query(db, `SELECT strftime(valid_from AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M') AS f,
+        strftime(valid_to AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M') AS t, value_exc_vat AS exc, payment_method AS pm
+      FROM unit_rates ORDER BY valid_from, payment_method`);
+    expect(rows).toEqual([
+      { f: '2024-01-01T00:00', t: '2024-01-01T00:30', exc: 5, pm: null },
+      { f: '2024-01-01T00:30', t: '2024-01-01T01:00', exc: 6, pm: null },
+      { f: '2024-02-01T00:00', t: null, exc: 20, pm: 'DIRECT_DEBIT' },
+      { f: '2024-02-01T00:00', t: null, exc: 21, pm: 'NON_DIRECT_DEBIT' },
+      { f: '2024-03-31T00:30', t: '2024-03-31T01:00', exc: 1, pm: null },
+      { f: '2024-03-31T01:30', t: '2024-03-31T02:00', exc: 3, pm: null },
+    ]);
   });
 });

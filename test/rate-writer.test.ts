@@ -1,187 +1,123 @@
-// The writer commits by the pace of fetching, as its clock tells it (a fake clock here, moved by the
-// test: nothing depends on how fast this machine is). Rates that come faster than a row group
-// gathers are committed in whole row groups (straight into the file), with no checkpoint between
-// commits; pages that come slowly are committed as they come (a few at a time) and checkpointed
-// between commits, so that the run's final CHECKPOINT has only the last ones to write. Real prices:
+// The ingest's writer: the first batch committed at once, then every RATES_PER_COMMIT rows (a
+// number, not a pace), each stream's batches in order, the rest at the end, every rate stored once. Real prices:
 // regions A and J's Agile pages as the sandbox serves them, written into a real DuckDB file.
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OctopusClient } from '../src/api/OctopusClient.js';
-import { silentLogger } from '../src/log/createLogger.js';
-import { ROW_GROUP_ROWS, RateWriter, type WriterChunk } from '../src/ingest/RateWriter.js';
+import { BoundedQueue } from '../src/ingest/BoundedQueue.js';
+import { ingestRates } from '../src/ingest/ingestRates.js';
+import type { IngestTarget } from '../src/ingest/resolveTargets.js';
+import { createLogger } from '../src/log/createLogger.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
-import { RateColumns } from '../src/rates/RateColumns.js';
+import { RATES_PER_COMMIT } from '../src/store/commitSize.js';
 import { Warehouse } from '../src/store/Warehouse.js';
-import { prepareStaging } from '../src/store/writeRates.js';
-import { FakeClock } from './helpers/fakeClock.js';
 import { tempDir } from './helpers/warehouseTools.js';
 
+const PRODUCT = 'AGILE-18-02-21';
 const A = 'E-1R-AGILE-18-02-21-A';
 const J = 'E-1R-AGILE-18-02-21-J';
-const PRODUCT = 'AGILE-18-02-21';
+const FROM = new Date('2018-01-01T00:00:00Z');
 
 let sandbox: Sandbox;
 const tmp = tempDir('tariffs-rate-writer-');
-/** Each tariff's pages as the client reads them, oldest first. */
-const pagesOf = new Map<string, RateColumns[]>();
 
 beforeAll(async () => {
   sandbox = await startSandbox();
-  const client = new OctopusClient({ baseUrl: sandbox.baseUrl });
-  for (const tariff of [A, J]) {
-    const pages: RateColumns[] = [];
-    for await (const page of client.electricityRates(PRODUCT, tariff, 'standard-unit-rates', { from: new Date('2018-01-01T00:00:00Z') })) {
-      pages.push(RateColumns.of(page.records));
-    }
-    pagesOf.set(tariff, pages.reverse());
-  }
-  await client.http.close();
 });
 afterAll(async () => {
   await sandbox.close();
   tmp.remove();
 });
 
-/** A writer into a new file on a fake clock. It records, in order, each commit (the rates it
- *  inserted, the chunks it wrote) and each CHECKPOINT; `settled()` resolves once the writer has
- *  no statement under way (it then waits for rates or for its clock). */
-async function writerInto(name: string) {
-  const warehouse = await Warehouse.open(tmp.file(name), { threads: 1, keepRowGroups: true });
-  await prepareStaging(warehouse);
-  const clock = new FakeClock();
-  const events: ({ commit: number; rows: number; chunks: WriterChunk[] } | { checkpoint: number })[] = [];
-  let commits = 0;
-  let checkpoints = 0;
-  let busy = 0;
-  const transaction = warehouse.transaction.bind(warehouse);
-  vi.spyOn(warehouse, 'transaction').mockImplementation(async (fn) => {
-    busy++;
-    const commit = { commit: ++commits, rows: 0, chunks: [] };
-    events.push(commit);
-    try {
-      return await transaction(fn);
-    } finally {
-      busy--;
-    }
-  });
-  const checkpoint = warehouse.checkpoint.bind(warehouse);
-  vi.spyOn(warehouse, 'checkpoint').mockImplementation(async () => {
-    busy++;
-    events.push({ checkpoint: ++checkpoints });
-    try {
-      await checkpoint();
-    } finally {
-      busy--;
-    }
-  });
-  const failures: unknown[] = [];
-  const lastCommit = () => events.filter((e) => 'commit' in e).at(-1) as { rows: number; chunks: WriterChunk[] };
-  const writer = new RateWriter<WriterChunk>({
-    warehouse, logger: silentLogger(), runId: 1, clock, writable: () => true,
-    written: (chunk, counts) => {
-      lastCommit().rows += counts.inserted;
-      lastCommit().chunks.push(chunk);
-    },
-    failed: (_chunk, error) => failures.push(error),
-  });
-  const settled = async () => {
-    for (let quiet = 0; quiet < 2;) {
-      await new Promise((resolve) => setImmediate(resolve));
-      quiet = busy === 0 ? quiet + 1 : 0;
-    }
-  };
-  return { warehouse, clock, events, failures, writer, settled };
-}
+const target = (tariffCode: string): IngestTarget => ({
+  productCode: PRODUCT, tariffCode, fuel: 'electricity', region: tariffCode.slice(-1), kinds: ['standard'], source: 'tariff',
+} as IngestTarget);
 
-function chunkOf(tariffCode: string, rates: RateColumns, urgent = false): WriterChunk {
-  const range = rates.startRange()!;
-  return { target: { tariffCode }, kind: 'standard', from: new Date(range.earliest), to: new Date(rates.endOfLatest(range.earliest)), urgent };
-}
-
-/** The rows stored per tariff, each valid_from once. */
-async function stored(warehouse: Warehouse) {
-  return warehouse.all(`SELECT tariff_code AS t, count(*) AS n, count(DISTINCT valid_from) AS d FROM unit_rates GROUP BY 1 ORDER BY 1`);
-}
-
-describe('RateWriter', () => {
-  it('pages that come slowly are committed as they come, with a checkpoint between commits', async () => {
-    const { warehouse, clock, events, failures, writer, settled } = await writerInto('slow.duckdb');
+describe('the writer', () => {
+  it('commits at once, then every RATES_PER_COMMIT rates and the rest at the end; every rate stored once', async () => {
+    const lines: Record<string, unknown>[] = [];
+    const sink = new Writable({ write(chunk, _enc, done) { lines.push(JSON.parse(String(chunk)) as Record<string, unknown>); done(); } });
+    const logger = createLogger({ level: 'debug', destination: sink });
+    const warehouse = await Warehouse.open(tmp.file('commits.duckdb'), { threads: 1 });
+    const client = new OctopusClient({ baseUrl: sandbox.baseUrl, connections: 4 });
     try {
-      const pages = pagesOf.get(J)!.slice(0, 36);
-      const chunks = pages.map((rates) => chunkOf(J, rates));
-      for (const [i, rates] of pages.entries()) {
-        if (i > 0) clock.advance(30); // a page every 30 ms: 50 rates a ms, far below a row group in 500 ms
-        await settled();
-        writer.write(chunks[i]!, rates);
-        await settled();
+      const now = new Date('2024-06-01T00:00:00Z');
+      const result = await ingestRates({
+        warehouse, client, logger, targets: [target(A), target(J)], runId: 1, now: () => now, from: FROM,
+        defaultFrom: FROM, lookbackMs: 0, concurrency: 4, signal: new AbortController().signal,
+      });
+      expect(result.tariffs.every((t) => t.ok)).toBe(true);
+      const commits = lines.filter((l) => l.msg === 'batches written').map((l) => l.rows as number);
+      const total = commits.reduce((n, rows) => n + rows, 0);
+      expect(total).toBe(result.inserted);
+      expect(total).toBeGreaterThan(RATES_PER_COMMIT);
+      // the first commit holds what came first (less than a commit), each later one but the last
+      // at least RATES_PER_COMMIT rates, and less than a page more
+      expect(commits[0]!).toBeLessThan(RATES_PER_COMMIT);
+      expect(commits.length).toBeGreaterThanOrEqual(3);
+      for (const rows of commits.slice(1, -1)) {
+        expect(rows).toBeGreaterThanOrEqual(RATES_PER_COMMIT);
+        expect(rows).toBeLessThan(RATES_PER_COMMIT + 1500);
       }
-      const beforeEnd = [...events];
-      writer.finish();
-      await writer.drained();
-      expect(failures).toEqual([]);
-      // Until the pace is known (the first 250 ms), rates wait for a row group; then the pages of
-      // those 270 ms are committed, and from then on what came in 100 ms (4 pages), each commit followed by a
-      // checkpoint; the last pages are committed at the end, with no checkpoint of the writer's.
-      const commitsBeforeEnd = beforeEnd.filter((e) => 'commit' in e);
-      expect(commitsBeforeEnd.map((e) => ('commit' in e ? e.chunks.length : 0))).toEqual([10, 4, 4, 4, 4, 4, 4]);
-      expect(beforeEnd.map((e) => ('commit' in e ? 'commit' : 'checkpoint'))).toEqual(commitsBeforeEnd.flatMap(() => ['commit', 'checkpoint']));
-      expect(events.slice(beforeEnd.length).map((e) => ('commit' in e ? 'commit' : 'checkpoint'))).toEqual(['commit']);
-      // every chunk written once, in order
-      expect(events.flatMap((e) => ('commit' in e ? e.chunks : []))).toEqual(chunks);
-      const total = pages.reduce((n, p) => n + p.length, 0);
-      expect(await stored(warehouse)).toEqual([{ t: J, n: total, d: total }]);
+      expect(commits.at(-1)!).toBeLessThanOrEqual(RATES_PER_COMMIT + 1500);
+      const stored = await warehouse.all(`SELECT tariff_code AS t, count(*) AS n, count(DISTINCT valid_from) AS d,
+          min(valid_from) AS first FROM unit_rates GROUP BY 1 ORDER BY 1`);
+      expect(stored.map((r) => r.n)).toEqual(stored.map((r) => r.d));
+      expect(stored.reduce((n, r) => n + Number(r.n), 0)).toBe(total);
+      // each cursor covers the window asked for, from its start
+      const cursors = await warehouse.all(`SELECT tariff_code AS t, epoch_ms(fetched_from) AS f FROM ingest_cursors ORDER BY 1`);
+      expect(cursors).toEqual([{ t: A, f: FROM.getTime() }, { t: J, f: FROM.getTime() }]);
     } finally {
+      await client.close();
       warehouse.close();
     }
   });
 
-  it('the first chunk of a backfill is committed at once, alone; later ones gather', async () => {
-    const { warehouse, events, failures, writer, settled } = await writerInto('first.duckdb');
+  it('a run stopped part-way commits, in order, what its streams handed on before the stop', async () => {
+    const warehouse = await Warehouse.open(tmp.file('stopped.duckdb'), { threads: 1 });
+    const client = new OctopusClient({ baseUrl: sandbox.baseUrl, connections: 2 });
+    const stop = new AbortController();
+    const from = new Date('2020-01-01T00:00:00Z'); // J's series has no gap from here on
+    let advanced = 0;
     try {
-      const [first, second, third] = pagesOf.get(J)!;
-      writer.write(chunkOf(J, first!, true), first!);
-      await settled();
-      expect(events.map((e) => ('commit' in e ? e.rows : 'checkpoint'))).toEqual([first!.length]);
-      // after the first commit nothing is hurried: pages wait for the clock (which stands still here)
-      writer.write(chunkOf(J, second!, true), second!);
-      writer.write(chunkOf(J, third!), third!);
-      await settled();
-      expect(events).toHaveLength(1);
-      writer.finish();
-      await writer.drained();
-      expect(failures).toEqual([]);
-      expect(events.map((e) => ('commit' in e ? e.rows : 'checkpoint'))).toEqual([first!.length, second!.length + third!.length]);
+      const now = new Date('2024-06-01T00:00:00Z');
+      const result = await ingestRates({
+        warehouse, client, logger: createLogger({ level: 'silent' }), targets: [target(J)], runId: 1, now: () => now, from,
+        defaultFrom: from, lookbackMs: 0, concurrency: 2, signal: stop.signal,
+        // stopped once ten pages have come: far fewer rates than a commit holds
+        progress: { expect: () => undefined, advance: (n) => { if ((advanced += n) >= 15_000) stop.abort(new Error('stop')); } },
+      });
+      expect(result.interrupted).toBe(true);
+      const [row] = await warehouse.all(`SELECT count(*) AS n, epoch_ms(min(valid_from)) AS first, epoch_ms(max(valid_from)) AS last FROM unit_rates`);
+      expect(Number(row!.n)).toBeGreaterThan(0);
+      expect(Number(row!.n)).toBeLessThan(RATES_PER_COMMIT);
+      // a prefix of the window, without a gap, and the cursor ends where it ends
+      expect(Number(row!.first)).toBe(from.getTime());
+      expect(Number(row!.last) - Number(row!.first)).toBe((Number(row!.n) - 1) * 1_800_000);
+      const [cursor] = await warehouse.all(`SELECT epoch_ms(fetched_from) AS f, epoch_ms(fetched_until) AS u FROM ingest_cursors`);
+      expect(cursor).toEqual({ f: from.getTime(), u: Number(row!.last) + 1_800_000 });
     } finally {
+      await client.close();
       warehouse.close();
     }
   });
+});
 
-  it('rates that come faster than a row group gathers are committed in whole row groups, with no checkpoint between', async () => {
-    const { warehouse, events, failures, writer, settled } = await writerInto('fast.duckdb');
-    try {
-      let chunks = 0;
-      for (const tariff of [A, J]) {
-        for (const rates of pagesOf.get(tariff)!) {
-          writer.write(chunkOf(tariff, rates), rates);
-          chunks++;
-        }
-      }
-      const total = [A, J].reduce((n, t) => n + pagesOf.get(t)!.reduce((m, p) => m + p.length, 0), 0);
-      expect(total).toBeGreaterThan(ROW_GROUP_ROWS);
-      expect(total).toBeLessThan(2 * ROW_GROUP_ROWS);
-      // the first row group is written while the rest are still "coming" (no time passes: they
-      // wait for more); then the run ends and the rest is written
-      await settled();
-      expect(events.map((e) => ('commit' in e ? e.rows : 'checkpoint'))).toEqual([ROW_GROUP_ROWS]);
-      writer.finish();
-      await writer.drained();
-      expect(failures).toEqual([]);
-      expect(events.map((e) => ('commit' in e ? e.rows : 'checkpoint'))).toEqual([ROW_GROUP_ROWS, total - ROW_GROUP_ROWS]);
-      expect(new Set(events.flatMap((e) => ('commit' in e ? e.chunks : []))).size).toBe(chunks);
-      const rows = await stored(warehouse);
-      expect(rows.map((r) => r.n)).toEqual(rows.map((r) => r.d));
-      expect(rows.reduce((n, r) => n + Number(r.n), 0)).toBe(total);
-    } finally {
-      warehouse.close();
-    }
+describe('BoundedQueue', () => {
+  it('holds a producer while full, and gives the consumer everything once enough has gathered or it is closed', async () => {
+    const queue = new BoundedQueue<number>(10, (n) => n);
+    await queue.push(6);
+    let pushed = false;
+    await queue.push(5); // 11: full from now on
+    const third = queue.push(1).then(() => (pushed = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(pushed).toBe(false);
+    expect(await queue.take(10)).toEqual([6, 5]);
+    await third;
+    expect(pushed).toBe(true);
+    const last = queue.take(10);
+    queue.close();
+    expect(await last).toEqual([1]);
+    expect(await queue.take(10)).toBeUndefined();
   });
 });

@@ -2,8 +2,8 @@
 // header, body and attempt timeouts are retried with exponential backoff and jitter, within an
 // attempt and a total-time budget. Each attempt has a hard deadline (the smaller of a per-attempt
 // cap and what is left of the budget): a body that trickles in never goes idle, so the idle
-// timeouts alone would let it run forever. 400/401/403/404 and invalid records are never retried. undici's RetryAgent
-// is not used because it silently shortens a Retry-After above its cap; here that fails loudly.
+// timeouts alone would let it run forever. 400/401/403/404 and invalid records are never retried.
+// undici's RetryAgent is not used because it silently shortens a Retry-After above its cap.
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import { anySignal, deadlineSignal } from '../abortSignals.js';
@@ -12,7 +12,7 @@ import {
   ApiError, ApiValidationError, AuthError, HttpStatusError, InvalidResponseError, NetworkError,
   RetriesExhaustedError, RetryAfterTooLongError, TimeoutError,
 } from './errors.js';
-import { BodyBuffers, type BorrowedBody } from './BodyBuffers.js';
+import { RequestSlots } from './RequestSlots.js';
 import { errorEnvelopeSchema } from './schemas.js';
 import { redactUrl } from './urls.js';
 
@@ -53,7 +53,7 @@ export interface HttpClientOptions {
   retry?: Partial<RetryPolicy>;
   timeouts?: Partial<Timeouts>;
   logger?: Logger;
-  /** Parallel connections per origin (the ingest's concurrency). */
+  /** Requests sent at once, and connections per origin (the ingest's concurrency). */
   connections?: number;
   dispatcher?: Dispatcher;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -66,15 +66,6 @@ export interface JsonResponse {
   json: unknown;
   attempts: number;
   url: URL;
-}
-
-/** Reads a successful body from its bytes, or gives undefined to have it parsed as JSON. The bytes
- *  are lent (BodyBuffers.ts): what it returns holds copies of them, never views. */
-export type BodyScanner<T> = (bytes: Uint8Array) => T | undefined;
-
-/** A successful body either scanned (`scanned`) or, when the scanner declined it, parsed (`json`). */
-export interface ScannedResponse<T> extends JsonResponse {
-  scanned: T | undefined;
 }
 
 const RETRYABLE_STATUS = new Set([429, 500, 502, 503, 504]);
@@ -100,8 +91,7 @@ export class HttpClient {
   private readonly userAgent: string;
   /** Requests sent (attempts included), for benchmarks and summaries. */
   requestCount = 0;
-  /** The buffers scanned bodies are read into, used again. */
-  private readonly bodies = new BodyBuffers();
+  private readonly slots: RequestSlots;
 
   constructor(options: HttpClientOptions = {}) {
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
@@ -117,22 +107,15 @@ export class HttpClient {
     this.random = options.random ?? Math.random;
     this.now = options.now ?? Date.now;
     this.userAgent = options.userAgent ?? 'tariffs (+https://github.com/)';
+    this.slots = new RequestSlots(options.connections ?? 8);
   }
 
   async getJson(url: URL, options: { credentials?: Credentials; signal?: AbortSignal } = {}): Promise<JsonResponse> {
-    return this.send('GET', url, undefined, options, undefined);
-  }
-
-  /** getJson, with a successful body offered to `scan` first: as bytes, never decoded into a
-   *  string unless the scanner declines it. Retries, timeouts and errors are getJson's. */
-  async getScanned<T>(
-    url: URL, scan: BodyScanner<T>, options: { credentials?: Credentials; signal?: AbortSignal } = {},
-  ): Promise<ScannedResponse<T>> {
-    return this.send('GET', url, undefined, options, scan);
+    return this.send('GET', url, undefined, options);
   }
 
   async postJson(url: URL, body: unknown, options: { credentials?: Credentials; signal?: AbortSignal } = {}): Promise<JsonResponse> {
-    return this.send('POST', url, JSON.stringify(body), options, undefined);
+    return this.send('POST', url, JSON.stringify(body), options);
   }
 
   async close(): Promise<void> {
@@ -145,22 +128,25 @@ export class HttpClient {
     return Math.round(ceiling / 2 + (this.random() * ceiling) / 2);
   }
 
-  private async send<T>(
+  private async send(
     method: 'GET' | 'POST',
     url: URL,
     body: string | undefined,
     options: { credentials?: Credentials; signal?: AbortSignal },
-    scan: BodyScanner<T> | undefined,
-  ): Promise<ScannedResponse<T>> {
+  ): Promise<JsonResponse> {
     const started = this.now();
     const shownUrl = redactUrl(url);
     let reauthorised = false;
     for (let attempt = 1; ; attempt++) {
       let outcome: unknown;
       try {
-        const remainingMs = this.retry.maxTotalMs - (this.now() - started);
-        const read = await this.attempt(method, url, body, options, attempt, remainingMs, scan);
-        return { ...read, attempts: attempt, url };
+        // outside the slot: obtaining a token is a request of its own
+        const authorization = options.credentials ? await options.credentials.authorization(this) : undefined;
+        const json = await this.slots.run(() => {
+          const remainingMs = this.retry.maxTotalMs - (this.now() - started);
+          return this.attempt(method, url, body, { ...options, authorization }, attempt, remainingMs);
+        });
+        return { json, attempts: attempt, url };
       } catch (error) {
         outcome = error;
       }
@@ -184,24 +170,22 @@ export class HttpClient {
     }
   }
 
-  /** One attempt: resolves with the body scanned or parsed as JSON, throws Retryable for what may
-   *  succeed next time. */
-  private async attempt<T>(
+  /** One attempt: resolves with the body parsed as JSON, throws Retryable for what may succeed
+   *  next time. */
+  private async attempt(
     method: 'GET' | 'POST',
     url: URL,
     body: string | undefined,
-    options: { credentials?: Credentials; signal?: AbortSignal },
+    options: { credentials?: Credentials; signal?: AbortSignal; authorization?: string | undefined },
     attempt: number,
     remainingMs: number,
-    scan: BodyScanner<T> | undefined,
-  ): Promise<{ json: unknown; scanned: T | undefined }> {
+  ): Promise<unknown> {
     const context = { method, url: redactUrl(url), attempts: attempt };
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': this.userAgent };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    if (options.credentials) headers.authorization = await options.credentials.authorization(this);
+    if (options.authorization !== undefined) headers.authorization = options.authorization;
     let response: Dispatcher.ResponseData;
-    let lent: BorrowedBody | undefined;
-    let text = '';
+    let text: string;
     this.requestCount++;
     const limitMs = Math.max(0, Math.min(this.timeouts.attemptMs, remainingMs));
     const deadline = deadlineSignal(limitMs, () => new Error('attempt deadline'));
@@ -211,8 +195,7 @@ export class HttpClient {
         method, headers, body, dispatcher: this.dispatcher, signal: signal.signal,
         headersTimeout: this.timeouts.headersMs, bodyTimeout: this.timeouts.bodyMs,
       });
-      if (scan) lent = await this.bodies.read(response.body);
-      else text = await response.body.text();
+      text = await response.body.text();
     } catch (error) {
       if (deadline.expired() && !options.signal?.aborted) {
         const why = limitMs < this.timeouts.attemptMs ? 'what was left of the time budget' : 'the per-attempt limit';
@@ -227,20 +210,9 @@ export class HttpClient {
       signal.dispose();
     }
     const status = response.statusCode;
-    if (lent !== undefined) {
-      try {
-        if (status >= 200 && status < 300) {
-          const scanned = scan!(lent.bytes);
-          if (scanned !== undefined) return { json: undefined, scanned };
-        }
-        text = utf8.decode(lent.bytes);
-      } finally {
-        lent.release();
-      }
-    }
     if (status >= 200 && status < 300) {
       try {
-        return { json: JSON.parse(text), scanned: undefined };
+        return JSON.parse(text);
       } catch (error) {
         // A cut-off body is a transport failure in disguise: worth another attempt.
         throw new Retryable(new InvalidResponseError(`body is not valid JSON (${(error as Error).message})`, { ...context, status, cause: error }));
@@ -279,9 +251,6 @@ export class HttpClient {
     return new NetworkError(`${code || 'request failed'}: ${message}`, { ...context, cause: error });
   }
 }
-
-/** As undici's body.text(): UTF-8, a byte-order mark dropped. */
-const utf8 = new TextDecoder();
 
 function formatSeconds(ms: number): string {
   return ms >= 10_000 ? `${Math.round(ms / 1000)}s` : `${Math.round(ms / 100) / 10}s`;

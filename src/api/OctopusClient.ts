@@ -4,9 +4,9 @@ import type { Logger } from 'pino';
 import { formatUtc } from '../time/index.js';
 import { HttpClient, type Credentials, type HttpClientOptions } from './HttpClient.js';
 import { AuthError, RecordValidationError } from './errors.js';
-import { paginate, paginateRates, type Page, type PaginateOptions, type RatePage } from './paginate.js';
+import { paginate, type Page, type PaginateOptions } from './paginate.js';
 import {
-  accountSchema, fastRecordSchema, issuePath, productDetailSchema, productSchema, standingChargeSchema, unitRateSchema,
+  accountSchema, issuePath, productDetailSchema, productSchema, standingChargeSchema, unitRateSchema,
   type Account, type Product, type ProductDetail, type UnitRate,
 } from './schemas.js';
 import { normaliseBaseUrl, redactUrl } from './urls.js';
@@ -90,14 +90,12 @@ export class OctopusClient {
     return this.rates(path, kind, period, options);
   }
 
-  /** The rates of a tariff as pages of columns (the ingest's way: see scanRatePage); the same
-   *  requests, validation and errors as electricityRates and gasRates. */
-  rateColumns(
+  /** The rates of either fuel (the ingest's streams). */
+  tariffRates(
     fuel: 'electricity' | 'gas', productCode: string, tariffCode: string, kind: ElectricityRateKind, period: Period = {},
     options: PaginateOptions = {},
-  ): AsyncGenerator<RatePage> {
-    const path = `products/${seg(productCode)}/${fuel}-tariffs/${seg(tariffCode)}/${kind}/`;
-    return paginateRates(this.http, this.ratesUrl(path, period), rateSchema(kind), this.pagination(options));
+  ): AsyncGenerator<Page<UnitRate>> {
+    return this.rates(`products/${seg(productCode)}/${fuel}-tariffs/${seg(tariffCode)}/${kind}/`, kind, period, options);
   }
 
   async account(accountNumber: string, options: { signal?: AbortSignal } = {}): Promise<Account> {
@@ -167,7 +165,7 @@ export class OctopusClient {
 }
 
 function rateSchema(kind: string) {
-  return fastRecordSchema(kind === 'standing-charges' ? standingChargeSchema : unitRateSchema);
+  return kind === 'standing-charges' ? standingChargeSchema : unitRateSchema;
 }
 
 function seg(value: string): string {

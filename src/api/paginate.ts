@@ -1,13 +1,11 @@
-// The one pagination loop: follows `next` exactly as given, validates every record, and holds the
-// stopping rules in one place — a `next` on another origin is refused (credentials must never go
-// elsewhere), a repeated `next` is a loop, and the records seen must add up to `count`.
-import type { BodyScanner, Credentials, HttpClient, ScannedResponse } from './HttpClient.js';
-import { RateColumns } from '../rates/RateColumns.js';
-import { scanRatePage, type ScannedRatePage } from './scanRatePage.js';
+// The one pagination loop, with every stopping rule: follows `next` exactly as given; a `next` on
+// another origin is refused (credentials must never go elsewhere), one that repeats a page is a
+// loop, and the records seen must add up to `count`. Each page is JSON.parse'd and checked by zod.
+import type { Credentials, HttpClient } from './HttpClient.js';
 import {
   CountMismatchError, ForeignNextUrlError, InvalidResponseError, PaginationLoopError, RecordValidationError,
 } from './errors.js';
-import { issuePath, pageEnvelopeSchema, type PageEnvelope, type RecordSchema, type UnitRate } from './schemas.js';
+import { issuePath, pageEnvelopeSchema, type RecordSchema } from './schemas.js';
 import { redactUrl } from './urls.js';
 
 export const PAGE_SIZE = 1500;
@@ -17,6 +15,8 @@ export interface Page<T> {
   index: number;
   url: URL;
   count: number;
+  /** Whether a page follows this one. */
+  more: boolean;
   records: T[];
   /** Attempts this page took (1 when nothing was retried). */
   attempts: number;
@@ -29,56 +29,14 @@ export interface PaginateOptions {
   signal?: AbortSignal;
 }
 
+type PageContext = { method: string; url: string; attempts: number };
+
 export async function* paginate<T>(
   http: HttpClient,
   first: URL,
   recordSchema: RecordSchema<T>,
   options: PaginateOptions = {},
 ): AsyncGenerator<Page<T>> {
-  for await (const page of walk(http, first, options, undefined, (response, context) => readRecords(response.json, recordSchema, context))) {
-    yield { index: page.index, url: page.url, count: page.count, records: page.items, attempts: page.attempts };
-  }
-}
-
-/** A page of rates as columns (see scanRatePage). */
-export interface RatePage {
-  index: number;
-  url: URL;
-  count: number;
-  rates: RateColumns;
-  attempts: number;
-}
-
-/** paginate for rates: each page read from its bytes into columns when it is in the supplier's
- *  plain form, else parsed and validated record by record with `recordSchema` as paginate does
- *  (the same pages accepted, the same values, the same errors). */
-export async function* paginateRates(
-  http: HttpClient,
-  first: URL,
-  recordSchema: RecordSchema<UnitRate>,
-  options: PaginateOptions = {},
-): AsyncGenerator<RatePage> {
-  const read = (response: ScannedResponse<ScannedRatePage>, context: PageContext) => {
-    const scanned = response.scanned;
-    if (scanned !== undefined) return { count: scanned.count, next: scanned.next, items: () => scanned.rates };
-    const page = readRecords(response.json, recordSchema, context);
-    return { ...page, items: () => RateColumns.of(page.items()) };
-  };
-  for await (const page of walk(http, first, options, scanRatePage, read)) {
-    yield { index: page.index, url: page.url, count: page.count, rates: page.items, attempts: page.attempts };
-  }
-}
-
-type PageContext = { method: string; url: string; attempts: number };
-
-/** The one pagination loop: pages read by `read` (from a body `scan` read, or else its JSON). */
-async function* walk<S, I extends { length: number }>(
-  http: HttpClient,
-  first: URL,
-  options: PaginateOptions,
-  scan: BodyScanner<S> | undefined,
-  read: (response: ScannedResponse<S>, context: PageContext) => { count: number; next: string | null; items: () => I },
-): AsyncGenerator<{ index: number; url: URL; count: number; items: I; attempts: number }> {
   let url = new URL(first);
   const pageSize = options.pageSize === undefined ? PAGE_SIZE : options.pageSize;
   if (pageSize !== null && !url.searchParams.has('page_size')) url.searchParams.set('page_size', String(pageSize));
@@ -87,18 +45,24 @@ async function* walk<S, I extends { length: number }>(
   let expected: number | undefined;
   let seen = 0;
   for (let index = 0; ; index++) {
-    const request = { credentials: options.credentials, signal: options.signal };
-    const response: ScannedResponse<S> = scan
-      ? await http.getScanned(url, scan, request)
-      : { ...await http.getJson(url, request), scanned: undefined };
-    const context = { method: 'GET', url: redactUrl(url), attempts: response.attempts };
-    const page = read(response, context);
-    const { count, next } = page;
+    const response = await http.getJson(url, { credentials: options.credentials, signal: options.signal });
+    const context: PageContext = { method: 'GET', url: redactUrl(url), attempts: response.attempts };
+    const envelope = pageEnvelopeSchema.safeParse(response.json);
+    if (!envelope.success) {
+      const issue = envelope.error.issues[0]!;
+      throw new RecordValidationError(issuePath(issue), issue.message, undefined, context);
+    }
+    const { count, next, results } = envelope.data;
     if (expected === undefined) expected = count;
     else if (count !== expected) throw new CountMismatchError(expected, count, context);
-    const items = page.items();
-    seen += items.length;
-    yield { index, url, count, items, attempts: response.attempts };
+    seen += results.length;
+    const records = results.map((record, i) => {
+      const parsed = recordSchema.safeParse(record);
+      if (parsed.success) return parsed.data;
+      const issue = parsed.error.issues[0]!;
+      throw new RecordValidationError(issuePath(issue), issue.message, i, context);
+    });
+    yield { index, url, count, more: next !== null, records, attempts: response.attempts };
     if (next === null) break;
     let nextUrl: URL;
     try {
@@ -111,43 +75,5 @@ async function* walk<S, I extends { length: number }>(
     visited.add(nextUrl.href);
     url = nextUrl;
   }
-  if (seen !== expected) {
-    throw new CountMismatchError(expected ?? 0, seen, { method: 'GET', url: redactUrl(url) });
-  }
-}
-
-/** A page's envelope, validated, and its records to validate (after the count is checked): the
- *  first invalid one named by field and index. */
-function readRecords<T>(json: unknown, recordSchema: RecordSchema<T>, context: PageContext): { count: number; next: string | null; items: () => T[] } {
-  const envelope = plainEnvelope(json) ?? pageEnvelopeSchema.safeParse(json);
-  if (!envelope.success) {
-    const issue = envelope.error.issues[0]!;
-    throw new RecordValidationError(issuePath(issue), issue.message, undefined, context);
-  }
-  const { count, next, results } = envelope.data;
-  return { count, next, items: () => validRecords(results, recordSchema, context) };
-}
-
-function validRecords<T>(results: unknown[], recordSchema: RecordSchema<T>, context: PageContext): T[] {
-  const records = new Array<T>(results.length);
-  for (let i = 0; i < results.length; i++) {
-    const parsed = recordSchema.safeParse(results[i]);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new RecordValidationError(issuePath(issue), issue.message, i, context);
-    }
-    records[i] = parsed.data;
-  }
-  return records;
-}
-
-/** The envelope as parsed when it is plainly valid (zod would copy its 1,500 results to check
- *  that each is `unknown`); undefined for zod to accept or to name the field. */
-function plainEnvelope(json: unknown): { success: true; data: PageEnvelope } | undefined {
-  if (typeof json !== 'object' || json === null) return undefined;
-  const e = json as Record<string, unknown>;
-  const ok = typeof e.count === 'number' && Number.isSafeInteger(e.count) && e.count >= 0
-    && (e.next === null || typeof e.next === 'string') && (e.previous === null || typeof e.previous === 'string')
-    && Array.isArray(e.results);
-  return ok ? { success: true, data: e as PageEnvelope } : undefined;
+  if (seen !== expected) throw new CountMismatchError(expected ?? 0, seen, { method: 'GET', url: redactUrl(url) });
 }

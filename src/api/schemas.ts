@@ -1,7 +1,6 @@
 // zod schemas of the documented resources. Documented fields are checked; fields the spec does not
 // list are tolerated and kept (looseObject), because the interface grows.
 import { z } from 'zod';
-import { plainUtcMs } from '../time/plainUtc.js';
 
 const datetime = z.iso.datetime({ offset: true });
 
@@ -54,40 +53,6 @@ export type UnitRate = z.infer<typeof unitRateSchema>;
 /** What paginate needs of a record schema: zod's safeParse. */
 export interface RecordSchema<T> {
   safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: { path: PropertyKey[]; message: string }[] } };
-}
-
-/** unitRateSchema for a backfill's million records: the common case (numbers, plain UTC instants,
- *  a null or string payment method) is checked by hand and the record passed on as parsed; any
- *  other record goes to zod, which accepts it or names its field exactly as it always has. Every
- *  record accepted here is one zod accepts, so what is stored and what is refused are unchanged. */
-const NONE = Symbol('none');
-
-export function fastRecordSchema(schema: typeof unitRateSchema): RecordSchema<UnitRate> {
-  // neighbouring rates share a boundary (one's valid_to is the next one's valid_from)
-  let last: unknown = NONE;
-  let beforeLast: unknown = NONE;
-  const instant = (value: unknown): boolean => {
-    if (value === last || value === beforeLast) return true;
-    if (typeof value !== 'string' || Number.isNaN(plainUtcMs(value))) return false;
-    beforeLast = last;
-    last = value;
-    return true;
-  };
-  return {
-    safeParse(value) {
-      if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
-        const r = value as Record<string, unknown>;
-        const pm = r.payment_method;
-        if (typeof r.value_exc_vat === 'number' && Number.isFinite(r.value_exc_vat)
-          && typeof r.value_inc_vat === 'number' && Number.isFinite(r.value_inc_vat)
-          && instant(r.valid_from) && (r.valid_to === null || instant(r.valid_to))
-          && (pm === undefined || pm === null || typeof pm === 'string')) {
-          return { success: true, data: r as UnitRate };
-        }
-      }
-      return schema.safeParse(value);
-    },
-  };
 }
 
 export const standingChargeSchema = unitRateSchema;

@@ -19,7 +19,6 @@ export interface TariffOutcome extends WriteCounts {
   errorStatus?: number;
   errorKind?: RateKind;
   pages: number;
-  chunks: number;
   /** Optional resources this run could not get for the tariff. */
   missing: MissingResource[];
   /** Required rate kinds whose window came back empty (`count: 0`). */
@@ -36,7 +35,7 @@ export class TariffOutcomes {
 
   constructor(targets: IngestTarget[], private readonly logger: Logger, private readonly signal: AbortSignal | undefined) {
     this.byTariff = new Map(targets.map((t) => [t.tariffCode, {
-      tariffCode: t.tariffCode, ok: true, inserted: 0, updated: 0, unchanged: 0, pages: 0, chunks: 0, missing: [], empty: [],
+      tariffCode: t.tariffCode, ok: true, inserted: 0, updated: 0, unchanged: 0, pages: 0, missing: [], empty: [],
     }]));
   }
 
@@ -60,11 +59,10 @@ export class TariffOutcomes {
     outcome.inserted += counts.inserted;
     outcome.updated += counts.updated;
     outcome.unchanged += counts.unchanged;
-    outcome.chunks++;
   }
 
-  /** Chunk `index` of a stream failed (a probe: index 0); logged once a tariff or resource. */
-  fail({ target, kind }: StreamRef, index: number, error: unknown): void {
+  /** A stream failed (its fetching or a write of it); logged once a tariff or resource. */
+  fail({ target, kind }: StreamRef, error: unknown): void {
     const outcome = this.of(target);
     // a file or disk that fails is the tariff's failure (the run's), never a resource's absence
     const optional = error instanceof StorageError ? undefined : optionalResourceOf(kind);
@@ -78,7 +76,7 @@ export class TariffOutcomes {
       return;
     }
     if (!this.failed.has(target.tariffCode)) {
-      this.logger.error({ tariff: target.tariffCode, kind, chunk: index, err: summarise(error) }, 'tariff failed');
+      this.logger.error({ tariff: target.tariffCode, kind, err: summarise(error) }, 'tariff failed');
     }
     this.failed.add(target.tariffCode);
     outcome.ok = false;

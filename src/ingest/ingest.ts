@@ -1,8 +1,6 @@
-// One ingest run end to end: open the job's working file (WriteSession: exit 75 if another job
-// keeps it past the busy timeout), refresh products, resolve the tracked tariffs, fetch and store
-// their rates, record the run, CHECKPOINT and publish the analysts' file (never locked meanwhile). The CLI command, the scheduler's jobs and the demo all call this. A run lasts at
-// most max_run_seconds: then it stops as on SIGTERM (the current write finishes, the run is
-// recorded as interrupted), so a stuck server cannot hold the database for ever.
+// One recorded ingest run: open the job's working file (WriteSession: exit 75 if another job keeps
+// it past the busy timeout), run the use cases the request names (useCases.ts), record the run and
+// publish the analysts' file. A run lasts at most max_run_seconds, then stops as on SIGTERM.
 import type { Logger } from 'pino';
 import { OctopusClient } from '../api/OctopusClient.js';
 import { credentialsFrom, type AuthMode } from '../api/credentials.js';
@@ -15,21 +13,21 @@ import { finishRun, startRun, type RunStatus } from '../store/ingestRuns.js';
 import { STORAGE_CODES, StorageError } from '../store/StorageError.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { WriteSession } from '../store/WriteSession.js';
-import { upsertTariffs } from '../store/writeCatalog.js';
-import { localDateOf, localDayBounds, parseUserDateTime } from '../time/index.js';
-import { ingestConsumption, type IngestConsumptionResult } from './ingestConsumption.js';
-import { ingestDispatches, type IngestDispatchesResult } from './ingestDispatches.js';
-import { DispatchClient } from '../api/DispatchClient.js';
-import { describeEmptyRates, type EmptyRates } from './emptyRates.js';
-import { ingestRates, type IngestRatesResult, type Progress } from './ingestRates.js';
+import type { EmptyRates } from './emptyRates.js';
+import type { Progress } from './ingestRates.js';
 import type { TariffOutcome } from './TariffOutcomes.js';
-import { recordOptionalOutcomes, type MissingResource } from './optionalResources.js';
-import { resolveTargets, type IngestTarget, type TargetRequest } from './resolveTargets.js';
-import { refreshProducts } from './refreshProducts.js';
+import type { MissingResource } from './optionalResources.js';
+import type { IngestTarget, TargetRequest } from './resolveTargets.js';
+import { USE_CASES, type Run, type Tally, type UseCaseName } from './useCases.js';
+
+export { defaultFromOf } from './useCases.js';
+export type { UseCaseName } from './useCases.js';
 
 export interface IngestRequest extends TargetRequest {
   from?: Date;
   to?: Date;
+  /** The use cases to run, in this order; without it, the flags below choose them (useCasesOf). */
+  useCases?: UseCaseName[];
   /** Skip refreshing the products list. */
   noProducts?: boolean;
   /** Skip the accounts' consumption readings (`--no-consumption`; config `consumption: false` too);
@@ -89,15 +87,16 @@ export interface IngestSummary {
   dispatches_completed: number;
 }
 
-const DAY_MS = 86_400_000;
 const INGEST_MEMORY_LIMIT = '48MB';
-/** Meter readings arrive late, for days: each incremental run re-reads the last week. */
-const CONSUMPTION_LOOKBACK_MS = 7 * DAY_MS;
 
-/** The start of a never-seen tariff: the config's default_from, else two years back. */
-export function defaultFromOf(config: Config, now: Date): Date {
-  if (config.defaultFrom) return parseUserDateTime(config.defaultFrom, 'default_from');
-  return localDayBounds(localDateOf(new Date(now.getTime() - 730 * DAY_MS))).start;
+/** The use cases a request names: its `useCases`, else those its flags (the CLI's and the jobs'
+ *  public contract) stand for. */
+export function useCasesOf(request: IngestRequest): UseCaseName[] {
+  if (request.useCases) return request.useCases;
+  const products: UseCaseName[] = request.noProducts ? [] : ['products'];
+  if (request.productsOnly) return ['products'];
+  if (request.dispatchesOnly) return [...products, 'dispatches'];
+  return [...products, 'rates', 'accounts', 'dispatches'];
 }
 
 export async function runIngest(request: IngestRequest, context: IngestContext): Promise<IngestSummary> {
@@ -116,19 +115,19 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     session = await openSession(config.db, context, job);
     const now = context.now ?? (() => new Date());
     const runId = await startRun(session.warehouse, job, now());
-    const run: Run = {
-      request, config, job, runId, now, started, client, session, signal: stop.signal,
+    const run: RecordedRun = {
+      request, config, job, runId, now, started, client, session, signal: stop.signal, progress: context.progress, onTargets: context.onTargets,
       // Bound once each: a job's logger already carries `job` (pino would print a key twice).
       logger: context.logger.child('job' in context.logger.bindings() ? { run_id: runId } : { run_id: runId, job }),
       timedOut: () => timeLimit.expired() && !context.signal?.aborted, // the time limit aborts `signal` too
     };
-    const fetched: Fetched = { products: 0, targets: [], missing: [], empty: [] };
+    const tally: Tally = { products: 0, targets: [], missing: [], empty: [] };
     try {
-      await fetchInto(fetched, run, context);
+      for (const name of useCasesOf(request)) await USE_CASES[name](run, tally);
     } catch (error) {
-      return await stoppedRun(run, fetched, error);
+      return await stoppedRun(run, tally, error);
     }
-    return await finishedRun(run, fetched);
+    return await finishedRun(run, tally);
   } finally {
     timeLimit.dispose();
     stop.dispose();
@@ -137,34 +136,12 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
   }
 }
 
-/** One run as its steps see it. */
-interface Run {
-  request: IngestRequest;
-  config: Config;
-  job: string;
-  runId: number;
-  now: () => Date;
+/** A run as the recording steps see it. */
+interface RecordedRun extends Run {
   /** Date.now() at the start, for the summary's seconds. */
   started: number;
-  client: OctopusClient;
-  session: WriteSession;
-  logger: Logger;
-  /** Aborted on SIGTERM/SIGINT (the caller's signal) or at max_run_seconds. */
-  signal: AbortSignal;
   /** Whether max_run_seconds stopped the run (rather than the caller). */
   timedOut: () => boolean;
-}
-
-/** What a run has fetched and stored so far (filled in step by step, so that a run stopped
- *  half-way still says what it got). */
-interface Fetched {
-  products: number;
-  targets: IngestTarget[];
-  rates?: IngestRatesResult;
-  consumption?: IngestConsumptionResult;
-  dispatches?: IngestDispatchesResult;
-  missing: MissingResource[];
-  empty: EmptyRates[];
 }
 
 function clientOf(context: IngestContext): OctopusClient {
@@ -180,80 +157,18 @@ function clientOf(context: IngestContext): OctopusClient {
 
 /** The job's working file (WriteSession: exit 75 if another job keeps it past the busy timeout). */
 function openSession(db: string, context: IngestContext, job: string): Promise<WriteSession> {
-  // Writing needs little memory, and DuckDB would otherwise keep what it wrote cached. One
-  // thread: the writes are many small statements, and the fetching wants the other core (a
-  // backfill of 14 tariffs: 4.9 s of CPU instead of 5.8 s, and a steadier time). Row groups kept
-  // as committed: the run's first commit (one page, hurried) leaves a small row group, and
-  // DuckDB's checkpoint would merge it with up to three whole ones after it, compressing them
-  // all again (a backfill of 4 tariffs, 306,416 rates: a final CHECKPOINT of 180-220 ms instead
-  // of 30 ms, measured in DuckDB alone). The same setting leaves deleted rows where they are until
-  // a checkpoint of another session (the ingest deletes only long_unit_rates rows it replaces).
+  // little memory and one thread (the writes are few, large statements; fetching wants the other
+  // core); row groups kept as committed (docs/decisions/ingest-pipeline.md)
   return WriteSession.open(db, {
     logger: context.logger, busyTimeoutMs: context.busyTimeoutMs ?? 0, memoryLimit: INGEST_MEMORY_LIMIT, threads: 1, keepRowGroups: true,
     purpose: job,
   });
 }
 
-/** Products, then the tracked tariffs' rates, what is missing or empty, then the accounts'
- *  consumption: each step's result in `fetched` as soon as it has one. */
-async function fetchInto(fetched: Fetched, run: Run, context: IngestContext): Promise<void> {
-  const { request, config, client, logger, signal, now } = run;
-  const warehouse = run.session.warehouse;
-  if (!request.noProducts) {
-    fetched.products = (await refreshProducts(client, warehouse, now(), signal)).products;
-    logger.info({ products: fetched.products }, 'products refreshed');
-  }
-  if (request.productsOnly) return;
-  if (request.dispatchesOnly) {
-    fetched.dispatches = await ingestDispatches({
-      warehouse, client: dispatchClientOf(client, config), logger, accounts: request.accounts ?? [], runId: run.runId, now, signal,
-      kinds: request.dispatchKinds,
-    });
-    return;
-  }
-  const targets = fetched.targets = await resolveTargets(client, request,
-    (notice, message) => logger.warn({ product: notice.product, tariffs: notice.tariffs, night_band: notice.band ?? null }, message));
-  await upsertTariffs(warehouse, targets, now());
-  context.onTargets?.(targets);
-  const rates = fetched.rates = await ingestRates({
-    warehouse, client, logger, targets, runId: run.runId, now, from: request.from, to: request.to,
-    defaultFrom: defaultFromOf(config, now()), lookbackMs: config.lookbackHours * 3600_000,
-    concurrency: config.concurrency, signal, progress: context.progress,
-  });
-  fetched.missing = rates.tariffs.filter((t) => t.ok).flatMap((t) => t.missing); // a failed tariff's own error says enough
-  const empties = rates.tariffs.filter((t) => t.ok && t.empty.length > 0)
-    .map((t) => ({ target: targets.find((x) => x.tariffCode === t.tariffCode)!, kinds: t.empty }));
-  if (empties.length > 0 && !signal.aborted) {
-    const described = await describeEmptyRates(client, logger, empties, signal);
-    fetched.empty = described.empty;
-    fetched.missing = [...fetched.missing, ...described.missing];
-  }
-  await recordOptionalOutcomes(warehouse, run.runId, now(), rates.optionalPresent, fetched.missing);
-  if ((request.accounts?.length ?? 0) > 0 && !rates.interrupted) {
-    fetched.consumption = await ingestConsumption({
-      readings: config.consumption && !request.noConsumption,
-      warehouse, client, logger, accounts: request.accounts ?? [], runId: run.runId, now, from: request.from, to: request.to,
-      defaultFrom: defaultFromOf(config, now()), lookbackMs: CONSUMPTION_LOOKBACK_MS,
-      calorificValue: config.gasCalorificValue, gasUnit: config.gasUnit, signal,
-    });
-    if (!signal.aborted) {
-      fetched.dispatches = await ingestDispatches({
-        warehouse, client: dispatchClientOf(client, config), logger, accounts: request.accounts ?? [], runId: run.runId, now, signal,
-        kinds: request.dispatchKinds,
-      });
-    }
-  }
-}
-
-/** GraphQL wants a token: the configured one, else one obtained from the API key. */
-function dispatchClientOf(client: OctopusClient, config: Config): DispatchClient {
-  return new DispatchClient(client.http, client.baseUrl, credentialsFrom(config, client.baseUrl, 'token'));
-}
-
 /** A step threw: the run is recorded as failed (or interrupted) with what was committed before,
  *  and published. Stopped by the time limit, or the file or disk failed: the caller gets a
  *  summary (printed even so); anything else is thrown on. */
-async function stoppedRun(run: Run, fetched: Fetched, error: unknown): Promise<IngestSummary> {
+async function stoppedRun(run: RecordedRun, fetched: Tally, error: unknown): Promise<IngestSummary> {
   const timedOut = run.timedOut();
   const message = timedOut ? timeLimitMessage(run.config.maxRunSeconds) : (error as Error).message;
   const status: RunStatus = run.signal.aborted ? 'interrupted' : 'failed';
@@ -269,7 +184,7 @@ async function stoppedRun(run: Run, fetched: Fetched, error: unknown): Promise<I
 /** Every step ran: the run's status from its tariffs and meters, recorded, and the analysts'
  *  file published. A failure of the file or the disk meanwhile (a full disk at the final
  *  CHECKPOINT, say) fails the run; what was committed is in the WAL, replayed on the next open. */
-async function finishedRun(run: Run, fetched: Fetched): Promise<IngestSummary> {
+async function finishedRun(run: RecordedRun, fetched: Tally): Promise<IngestSummary> {
   const failures = fetched.rates?.tariffs.filter((t) => !t.ok) ?? [];
   const meterFailures = fetched.consumption?.meters.filter((m) => !m.ok) ?? [];
   const status: RunStatus = fetched.rates?.interrupted ? 'interrupted'
@@ -313,7 +228,7 @@ function timeLimitMessage(seconds: number): string {
   return `stopped after max_run_seconds (${seconds} s): what was committed is kept; the next run continues from there`;
 }
 
-function summaryOf({ run, status, fetched, errors }: { run: Run; status: RunStatus; fetched: Fetched; errors: string[] }): IngestSummary {
+function summaryOf({ run, status, fetched, errors }: { run: RecordedRun; status: RunStatus; fetched: Tally; errors: string[] }): IngestSummary {
   const { rates, consumption, dispatches } = fetched;
   return {
     run_id: run.runId, job: run.job, status, tariffs: fetched.targets.length,

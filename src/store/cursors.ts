@@ -50,11 +50,12 @@ export async function storedSpans(warehouse: Warehouse): Promise<Map<string, { e
  *  batches' transaction). A group holds consecutive batches of a stream in order, contiguous
  *  windows, so they fold into one window a stream, with the same result as moving the cursor
  *  batch by batch. */
-export async function moveCursors(warehouse: Warehouse, batches: readonly RateBatch[]): Promise<void> {
+export async function moveCursors(
+  warehouse: Warehouse, batches: readonly { batch: RateBatch; range: { earliest: number; latest: number } | undefined }[],
+): Promise<void> {
   const folded = new Map<string, CursorMove>();
-  for (const batch of batches) {
+  for (const { batch, range } of batches) {
     const key = streamKey(batch.tariffCode, batch.kind);
-    const range = batch.rates.startRange();
     const f = folded.get(key);
     if (f === undefined || f.until !== batch.window.from.getTime()) {
       if (f !== undefined) await moveCursor(warehouse, [f]); // not contiguous: moved in order

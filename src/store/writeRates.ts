@@ -2,8 +2,7 @@
 // transaction: all of them with their cursors, or none. Batches that touch nothing stored (a
 // backfill's usual case) are staged together and inserted by one statement per table; a batch
 // that overlaps stored rows is merged on its own, keeping revised prices in unit_rate_revisions.
-import { DOUBLE, DuckDBDataChunk, INTEGER, type DuckDBAppender } from '@duckdb/node-api';
-import type { RateColumns } from '../rates/RateColumns.js';
+import { DuckDBDataChunk, type DuckDBAppender } from '@duckdb/node-api';
 import { moveCursors, storedSpans, streamKey } from './cursors.js';
 import type { Warehouse } from './Warehouse.js';
 import { valuesList } from './valuesList.js';
@@ -12,11 +11,20 @@ import { HALF_HOUR_MS } from '../time/index.js';
 /** standard/day/night go to unit_rates; standing_charge to standing_charges. */
 export type RateKind = 'standard' | 'day' | 'night' | 'standing_charge';
 
+/** A rate as the supplier sends it (validated by api/schemas.ts, unitRateSchema). */
+export interface Rate {
+  value_exc_vat: number;
+  value_inc_vat: number;
+  valid_from: string;
+  valid_to: string | null;
+  payment_method?: string | null | undefined;
+}
+
 export interface RateBatch {
   tariffCode: string;
   kind: RateKind;
   runId: number;
-  rates: RateColumns;
+  rates: StagedRates;
   /** The window this batch covers completely: the cursor moves to it. */
   window: { from: Date; until: Date };
 }
@@ -27,26 +35,55 @@ export interface WriteCounts {
   unchanged: number;
 }
 
-/** The staged rates as the SQL below reads them: stage_rows with payment methods by name. */
-const STAGE = 'stage_rates';
-/** The same when no staged rate has a payment method (the usual case): without the join that
- *  names them, which cost DuckDB 10-30 ms of a 245,760-rate INSERT of 110-140 ms. */
-const STAGE_WITHOUT_PM = `(SELECT batch, valid_from_ms, valid_to_ms, value_exc_vat, value_inc_vat, NULL::VARCHAR AS payment_method
-    FROM stage_rows)`;
+/** A batch's rates as they are staged: one per (valid_from, payment method), the last one given
+ *  winning (a page overlap may repeat a rate), instants in epoch milliseconds. Columns of numbers
+ *  are what the writer is handed: a queue of them holds far less than the parsed records. */
+export interface StagedRates {
+  from: number[];
+  /** null: open-ended. */
+  to: (number | null)[];
+  exc: number[];
+  inc: number[];
+  pm: (string | null)[];
+}
+
+export function stagedRates(rates: readonly Rate[]): StagedRates {
+  const last = new Map<number | string, number>();
+  const starts = rates.map((r) => Date.parse(r.valid_from));
+  // neighbours share a boundary (pages run newest first): an end is parsed only when it is not
+  // the next rate's start
+  const ends = rates.map((r, i) => (r.valid_to === null ? null
+    : r.valid_to === rates[i - 1]?.valid_from ? starts[i - 1]! : Date.parse(r.valid_to)));
+  rates.forEach((r, i) => last.set(r.payment_method == null ? starts[i]! : `${starts[i]}|${r.payment_method}`, i));
+  const kept = last.size === rates.length ? rates.map((_, i) => i) : [...last.values()].sort((a, b) => a - b);
+  return {
+    from: kept.map((i) => starts[i]!),
+    to: kept.map((i) => ends[i]!),
+    exc: kept.map((i) => rates[i]!.value_exc_vat),
+    inc: kept.map((i) => rates[i]!.value_inc_vat),
+    pm: kept.map((i) => rates[i]!.payment_method ?? null),
+  };
+}
+
+/** Earliest and latest valid_from (ms); undefined when there is none. */
+export function startRange(from: readonly number[]): { earliest: number; latest: number } | undefined {
+  if (from.length === 0) return undefined;
+  let earliest = Infinity;
+  let latest = -Infinity;
+  for (const t of from) {
+    if (t < earliest) earliest = t;
+    if (t > latest) latest = t;
+  }
+  return { earliest, latest };
+}
+
 const STAGE_ROWS = 'stage_rows';
-const STAGE_PM = 'stage_payment_methods';
 const STAGE_BATCHES = 'stage_batches';
 
 /** Creates the per-connection staging tables (temp: never written to the file). */
 export async function prepareStaging(warehouse: Warehouse): Promise<void> {
-  // Numbers only, so that a vector of rows is copied column by column; a payment method is a
-  // number too (0: none), named in stage_payment_methods.
   await warehouse.run(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE_ROWS} (
-    batch INTEGER, valid_from_ms DOUBLE, valid_to_ms DOUBLE, value_exc_vat DOUBLE, value_inc_vat DOUBLE, pm INTEGER)`);
-  await warehouse.run(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE_PM} (pm INTEGER, payment_method VARCHAR)`);
-  await warehouse.run(`CREATE OR REPLACE TEMP VIEW ${STAGE} AS
-    SELECT r.batch, r.valid_from_ms, r.valid_to_ms, r.value_exc_vat, r.value_inc_vat, p.payment_method
-    FROM ${STAGE_ROWS} AS r LEFT JOIN ${STAGE_PM} AS p USING (pm)`);
+    batch INTEGER, valid_from_ms DOUBLE, valid_to_ms DOUBLE, value_exc_vat DOUBLE, value_inc_vat DOUBLE, payment_method VARCHAR)`);
   await warehouse.run(`CREATE TEMP TABLE IF NOT EXISTS ${STAGE_BATCHES} (
     batch INTEGER, tariff_code VARCHAR, rate_type VARCHAR, run_id BIGINT, unit BOOLEAN, long BOOLEAN)`);
 }
@@ -56,12 +93,10 @@ export async function writeRateBatch(warehouse: Warehouse, batch: RateBatch): Pr
   return (await writeRateBatches(warehouse, [batch]))[0]!;
 }
 
-/** Writes batches in one transaction, each with its cursor: all of them or none. One commit for
- *  many batches saves its fixed cost, and from a row group (122,880 rows) on DuckDB writes the
- *  rows straight into the file, compressed, rather than through the WAL and a later checkpoint. */
+/** Writes batches in one transaction, each with its cursor: all of them or none. */
 export async function writeRateBatches(warehouse: Warehouse, batches: readonly RateBatch[]): Promise<WriteCounts[]> {
   return warehouse.transaction(async () => {
-    const deduped = batches.map((batch) => batch.rates.deduped());
+    const staged = batches.map((batch) => batch.rates);
     const counts: WriteCounts[] = batches.map(() => ({ inserted: 0, updated: 0, unchanged: 0 }));
     // Which batches touch stored rows: stored rows of a stream lie within the span its cursor
     // records, widened by the batches before it in this group (as if written one by one).
@@ -69,7 +104,7 @@ export async function writeRateBatches(warehouse: Warehouse, batches: readonly R
     const fresh: number[] = [];
     const merged: number[] = [];
     batches.forEach((batch, i) => {
-      const range = deduped[i]!.startRange();
+      const range = startRange(staged[i]!.from);
       if (range === undefined) return;
       const key = streamKey(batch.tariffCode, batch.kind);
       const span = spans.get(key);
@@ -80,88 +115,53 @@ export async function writeRateBatches(warehouse: Warehouse, batches: readonly R
         : range);
     });
     if (fresh.length > 0) {
-      await insertFresh(warehouse, fresh.map((i) => ({ batch: batches[i]!, rates: deduped[i]! })));
-      for (const i of fresh) counts[i] = { inserted: deduped[i]!.length, updated: 0, unchanged: 0 };
+      await insertFresh(warehouse, fresh.map((i) => ({ batch: batches[i]!, rates: staged[i]! })));
+      for (const i of fresh) counts[i] = { inserted: staged[i]!.from.length, updated: 0, unchanged: 0 };
     }
     for (const i of merged) {
-      const staged = await stage(warehouse, [deduped[i]!]);
-      counts[i] = await mergeStaged(warehouse, batches[i]!, deduped[i]!, staged);
+      await stage(warehouse, [staged[i]!]);
+      counts[i] = await mergeStaged(warehouse, batches[i]!, staged[i]!);
     }
-    await moveCursors(warehouse, batches);
+    await moveCursors(warehouse, batches.map((batch, i) => ({ batch, range: startRange(staged[i]!.from) })));
     return counts;
   });
 }
 
-/** Replaces the staged rows with these batches' rates, numbered by their position, appended as
- *  data chunks (one native copy a column of 2048 rows, not one call a value). Returns what the SQL
- *  reads them as (STAGE, or STAGE_WITHOUT_PM). */
-async function stage(warehouse: Warehouse, parts: readonly RateColumns[]): Promise<string> {
+/** Replaces the staged rows with these batches' rates, each row numbered by its batch. */
+async function stage(warehouse: Warehouse, parts: readonly StagedRates[]): Promise<void> {
   await warehouse.run(`DELETE FROM ${STAGE_ROWS}`);
-  await warehouse.run(`DELETE FROM ${STAGE_PM}`);
-  const codes = new Map<string, number>();
-  for (const rates of parts) {
-    for (const pm of rates.paymentMethod) if (pm != null && !codes.has(pm)) codes.set(pm, codes.size + 1);
-  }
-  if (codes.size > 0) {
-    const names = [...codes.keys()];
-    await warehouse.run(`INSERT INTO ${STAGE_PM} VALUES ${names.map((_, i) => `(${i + 1}, $${i + 1})`).join(', ')}`, names);
-  }
   const appender = await warehouse.connection.createAppender(STAGE_ROWS, 'main', 'temp');
   try {
-    appendStaged(appender, parts, codes);
+    appendStaged(appender, parts);
   } finally {
     appender.closeSync();
   }
-  return codes.size > 0 ? STAGE : STAGE_WITHOUT_PM;
 }
 
+/** The rows of one data chunk (DuckDB's vector size). */
 const VECTOR_ROWS = 2048;
-const STAGE_TYPES = [INTEGER, DOUBLE, DOUBLE, DOUBLE, DOUBLE, INTEGER];
 
-/**
- * Appends the batches' rates (each row numbered by its batch) through one data chunk of
- * VECTOR_ROWS rows, filled across batch boundaries and appended each time it is full: each value
- * set straight from the columns into the chunk's vectors through the public getColumnVector,
- * setItem and flush that setColumns uses itself. The appender copies a chunk, so one chunk (and
- * its vectors' buffers) serves the whole group, where a chunk a batch slice left ~100 KB of
- * buffers a 2,048 rows for the garbage collector. (With BodyBuffers.ts, the backfill's peak RSS
- * went from 314-334 MB to 295-315 MB: see src/api/BodyBuffers.ts. This part alone moved it less
- * than one run differs from the next.)
- */
-function appendStaged(appender: DuckDBAppender, parts: readonly RateColumns[], codes: Map<string, number>): void {
-  const chunk = DuckDBDataChunk.create(STAGE_TYPES, VECTOR_ROWS);
-  const vectors = STAGE_TYPES.map((_, column) => chunk.getColumnVector(column));
-  const vector = (column: number) => vectors[column]!;
-  const batchOf = vector(0), from = vector(1), to = vector(2), exc = vector(3), inc = vector(4), paymentMethod = vector(5);
-  const append = (rows: number) => {
-    for (const written of vectors) written.flush();
-    // the last chunk's rows (the vectors are not used again: setting the count drops them)
-    if (rows < VECTOR_ROWS) chunk.rowCount = rows;
-    appender.appendDataChunk(chunk);
-  };
-  let i = 0;
+/** Appends the rates a data chunk at a time (DuckDB's public data-chunk API), columns as given. */
+function appendStaged(appender: DuckDBAppender, parts: readonly StagedRates[]): void {
+  const types = Array.from({ length: appender.columnCount }, (_, i) => appender.columnType(i));
+  const chunk = DuckDBDataChunk.create(types, VECTOR_ROWS);
+  const vectorRows = VECTOR_ROWS;
   parts.forEach((rates, batch) => {
-    for (let row = 0; row < rates.length; row++) {
-      const validTo = rates.validTo[row]!;
-      const method = rates.paymentMethod[row];
-      batchOf.setItem(i, batch);
-      from.setItem(i, rates.validFrom[row]!);
-      to.setItem(i, Number.isNaN(validTo) ? null : validTo); // NaN: open-ended
-      exc.setItem(i, rates.valueExcVat[row]!);
-      inc.setItem(i, rates.valueIncVat[row]!);
-      paymentMethod.setItem(i, method == null ? 0 : codes.get(method)!);
-      if (++i === VECTOR_ROWS) {
-        append(i);
-        i = 0;
-      }
+    for (let start = 0; start < rates.from.length; start += vectorRows) {
+      const end = Math.min(start + vectorRows, rates.from.length);
+      chunk.setColumns([
+        new Array<number>(end - start).fill(batch), rates.from.slice(start, end), rates.to.slice(start, end),
+        rates.exc.slice(start, end), rates.inc.slice(start, end), rates.pm.slice(start, end),
+      ]);
+      appender.appendDataChunk(chunk);
     }
   });
-  if (i > 0) append(i);
 }
 
 /** Batches with nothing stored to compare with: staged together, one INSERT per table. */
-async function insertFresh(warehouse: Warehouse, parts: readonly { batch: RateBatch; rates: RateColumns }[]): Promise<void> {
-  const staged = await stage(warehouse, parts.map((p) => p.rates));
+async function insertFresh(warehouse: Warehouse, parts: readonly { batch: RateBatch; rates: StagedRates }[]): Promise<void> {
+  await stage(warehouse, parts.map((p) => p.rates));
+  const staged = STAGE_ROWS;
   await warehouse.run(`DELETE FROM ${STAGE_BATCHES}`);
   const described = valuesList(parts.map(({ batch, rates }, i) => {
     const unit = batch.kind !== 'standing_charge';
@@ -169,7 +169,7 @@ async function insertFresh(warehouse: Warehouse, parts: readonly { batch: RateBa
   }), ['?', '?', '?', '?', '?', '?']);
   await warehouse.run(`INSERT INTO ${STAGE_BATCHES} VALUES ${described.sql}`, described.params);
   const localised = `(${localisedFrom(staged)}) AS s JOIN ${STAGE_BATCHES} AS b USING (batch)`;
-  const anyOf = (test: (p: { batch: RateBatch; rates: RateColumns }) => boolean) => parts.some(test);
+  const anyOf = (test: (p: { batch: RateBatch; rates: StagedRates }) => boolean) => parts.some(test);
   if (anyOf((p) => p.batch.kind !== 'standing_charge')) {
     await warehouse.run(`INSERT INTO unit_rates SELECT ${insertColumns(true, 'b')} FROM ${localised} WHERE b.unit`);
   }
@@ -205,27 +205,23 @@ const localisedFrom = (staged: string) => `
     FROM localised`;
 
 /** Any rate longer than a half-hour, or open-ended? (They are mirrored in long_unit_rates.) */
-function hasLongRates(rates: RateColumns): boolean {
-  for (let i = 0; i < rates.length; i++) {
-    const to = rates.validTo[i]!;
-    if (Number.isNaN(to) || to - rates.validFrom[i]! !== HALF_HOUR_MS) return true;
-  }
-  return false;
+function hasLongRates(rates: StagedRates): boolean {
+  return rates.to.some((to, i) => to === null || to - rates.from[i]! !== HALF_HOUR_MS);
 }
 
 /** One batch that overlaps stored rows, staged alone: revised rows updated (the old values kept
  *  in unit_rate_revisions), new ones inserted, the rest counted unchanged. */
-async function mergeStaged(warehouse: Warehouse, batch: RateBatch, rates: RateColumns, staged: string): Promise<WriteCounts> {
+async function mergeStaged(warehouse: Warehouse, batch: RateBatch, rates: StagedRates): Promise<WriteCounts> {
   const unit = batch.kind !== 'standing_charge';
   const table = unit ? 'unit_rates' : 'standing_charges';
   const rateType = unit ? batch.kind : 'standing_charge';
   const typeMatch = unit ? 'AND u.rate_type = $rate_type' : '';
   const durationSet = unit ? ', duration_us = epoch_us(c.new_valid_to) - epoch_us(u.valid_from)' : '';
   const params = { tariff: batch.tariffCode, rate_type: rateType, run: batch.runId };
-  const range = rates.startRange()!;
-  await warehouse.run(`CREATE OR REPLACE TEMP TABLE stage_batch AS ${localisedFrom(staged)}`);
+  const range = startRange(rates.from)!;
+  await warehouse.run(`CREATE OR REPLACE TEMP TABLE stage_batch AS ${localisedFrom(STAGE_ROWS)}`);
   const bounds = { lo: new Date(range.earliest).toISOString(), hi: new Date(range.latest).toISOString() };
-  const total = rates.length;
+  const total = rates.from.length;
   const span = { ...params, lo: bounds.lo, hi: bounds.hi };
   // The stored rows this batch may touch, found once (the time bounds let DuckDB skip row groups).
   await warehouse.run(`CREATE OR REPLACE TEMP TABLE stage_changes AS
