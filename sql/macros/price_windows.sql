@@ -52,7 +52,20 @@ plain AS (
                  ROWS BETWEEN coalesce(n_slots, len(weights)) - 1 PRECEDING AND CURRENT ROW)
 ),
 weighted AS (
-    -- the same with weights: also each price times its half-hour's weight, and those weights, as lists
+    -- the same with positional weights: also the window's prices as a list
+    SELECT payment_method, rate_type, group_date, slot_start,
+           sum(value_inc_vat) OVER w AS sum_inc,
+           sum(value_exc_vat) OVER w AS sum_exc,
+           lag(slot_start, coalesce(n_slots, len(weights)) - 1) OVER w AS first_start,
+           list(value_inc_vat) OVER w AS prices,
+           CAST(NULL AS DOUBLE[]) AS slot_ws
+    FROM grouped
+    WHERE weights IS NOT NULL AND slot_weights IS NULL
+    WINDOW w AS (PARTITION BY payment_method, rate_type, group_date ORDER BY slot_start
+                 ROWS BETWEEN coalesce(n_slots, len(weights)) - 1 PRECEDING AND CURRENT ROW)
+),
+slot_weighted AS (
+    -- with slot_weights: each price times its half-hour's weight, and those weights, as lists
     SELECT payment_method, rate_type, group_date, slot_start,
            sum(value_inc_vat) OVER w AS sum_inc,
            sum(value_exc_vat) OVER w AS sum_exc,
@@ -60,7 +73,7 @@ weighted AS (
            list(value_inc_vat * slot_weight) OVER w AS prices,
            list(slot_weight) OVER w AS slot_ws
     FROM grouped
-    WHERE weights IS NOT NULL OR slot_weights IS NOT NULL
+    WHERE slot_weights IS NOT NULL
     WINDOW w AS (PARTITION BY payment_method, rate_type, group_date ORDER BY slot_start
                  ROWS BETWEEN coalesce(n_slots, len(weights)) - 1 PRECEDING AND CURRENT ROW)
 ),
@@ -68,7 +81,7 @@ windows AS (
     -- complete: the first half-hour starts exactly n - 1 half-hours earlier (a missing one breaks it)
     SELECT payment_method, rate_type, group_date, first_start AS window_start,
            CAST(coalesce(n_slots, len(weights)) AS BIGINT) AS window_slots, sum_inc, sum_exc, prices, slot_ws
-    FROM (SELECT * FROM plain UNION ALL SELECT * FROM weighted)
+    FROM (SELECT * FROM plain UNION ALL SELECT * FROM weighted UNION ALL SELECT * FROM slot_weighted)
     WHERE epoch_us(slot_start) - epoch_us(first_start) = (coalesce(n_slots, len(weights)) - 1) * CAST(1800000000 AS BIGINT)
 ),
 runs AS (
@@ -101,6 +114,7 @@ scored AS (
            CASE WHEN weights IS NULL AND slot_weights IS NULL THEN sum_inc
                 ELSE list_dot_product(prices, list_resize(coalesce(CAST(weights AS DOUBLE[]), CAST([] AS DOUBLE[])), window_slots, 1.0)) END AS score,
            CASE WHEN weights IS NULL AND slot_weights IS NULL THEN window_slots
+                WHEN slot_weights IS NULL THEN list_sum(list_resize(CAST(weights AS DOUBLE[]), window_slots, 1.0))
                 ELSE list_dot_product(slot_ws, list_resize(coalesce(CAST(weights AS DOUBLE[]), CAST([] AS DOUBLE[])), window_slots, 1.0)) END AS weight_sum
     FROM candidates
 ),
