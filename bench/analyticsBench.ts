@@ -1,7 +1,7 @@
-// Analytics benchmarks: the project's cheapest-window-per-local-day macro against the best
+// Analytics benchmarks: cheapest_window_per_day (price_windows per local day) against the best
 // hand-written DuckDB SQL for the same answer (checked equal) and a plain TypeScript sliding
-// window, over 10M half-hours (quick: 1M); daily statistics and negative slots likewise; and
-// the macro's time at three sizes for its growth exponent.
+// window; daily statistics and negative slots likewise; and the macro's time at three sizes for
+// its growth exponent.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -13,8 +13,8 @@ import { growthExponent, round } from './ingestBench.js';
 const SERIES_ROWS = 76_604;
 const SLOTS = 4; // a 2-hour window
 
-/** Tariffs a statement writes in buildWarehouse: ~7.7M rows sorted at a time, so a warehouse of
- *  100M half-hours is written without one 100M-row sort (same rows, in the same order). */
+/** Tariffs a statement writes in buildWarehouse, so a large warehouse is written without one
+ *  sort of all its rows (same rows, in the same order). */
 const COPIES_PER_INSERT = 100;
 
 /** unit_rates with `copies` tariffs, each the real J series, clustered by tariff as ingest writes them. */
@@ -231,8 +231,8 @@ async function exportBench(db: string, halfHours: number, outDir: string, detail
 /** daily_stats and negative_slots views against hand-written SQL over the whole table: each
  *  answer computed whole (every column, into a temporary table) and checked equal. Timing
  *  `count(*)` over them instead, as this bench once did, let DuckDB drop every column the count
- *  does not need (the hand-written daily statistics then cost 0.15 s of their 0.95 s), so it
- *  timed a different question: whether a row is half-hourly, read from two columns by the view. */
+ *  does not need, so it timed a different question: whether a row is half-hourly, read from two
+ *  columns by the view. */
 async function statsBench(w: Warehouse, tariffs: string[], details: Record<string, unknown>, log: (line: string) => void): Promise<Record<string, number>> {
   const time = async (sql: string, into: string) => {
     let best = Infinity;

@@ -65,9 +65,12 @@ beforeAll(async () => {
                           u.value_exc_vat + v.extra AS value_exc_vat, u.value_inc_vat + v.extra AS value_inc_vat)
       FROM unit_rates AS u, (VALUES ('DIRECT_DEBIT', 0.0), ('NON_DIRECT_DEBIT', 1.0)) AS v(method, extra)
       WHERE u.tariff_code = $tariff AND u.local_date BETWEEN DATE '2020-03-28' AND DATE '2020-03-30'`, { two: TWO_SERIES, tariff: TARIFF_J });
+    // a payment method tariffs never stores, beside J's prices 5p/kWh dearer with none
     await writer.run(`INSERT INTO unit_rates BY NAME
-      SELECT * REPLACE ($odd AS tariff_code, 'PREPAYMENT' AS payment_method)
-      FROM unit_rates WHERE tariff_code = $tariff AND local_date = DATE '2020-03-28'`, { odd: ODD_PAYMENT, tariff: TARIFF_J });
+      SELECT u.* REPLACE ($odd AS tariff_code, v.method AS payment_method,
+                          u.value_exc_vat + v.extra AS value_exc_vat, u.value_inc_vat + v.extra AS value_inc_vat)
+      FROM unit_rates AS u, (VALUES ('PREPAYMENT', 0.0), (NULL, 5.0)) AS v(method, extra)
+      WHERE u.tariff_code = $tariff AND u.local_date = DATE '2020-03-28'`, { odd: ODD_PAYMENT, tariff: TARIFF_J });
     // J as if ingest had never recorded it: region_comparison must parse product and region from the code
     await writer.run('DELETE FROM tariffs WHERE tariff_code = $tariff', { tariff: TARIFF_J });
     await writer.checkpoint();
@@ -498,8 +501,16 @@ describe('series: one code, several payment methods', () => {
     ]);
   });
 
-  it('a payment method tariffs never stores stops the window macros instead of being mixed up', async () => {
-    await expect(cheapestWindows(warehouse, { tariff: ODD_PAYMENT, slots: 2, perDay: true })).rejects.toThrow(/unexpected payment_method PREPAYMENT/);
+  it('a payment method tariffs never stores is a series of its own, never mixed with another', async () => {
+    const odd = await cheapestWindows(warehouse, { tariff: ODD_PAYMENT, slots: 2, perDay: true });
+    const [j] = await cheapestWindows(warehouse, {
+      tariff: TARIFF_J, slots: 2, perDay: true, from: new Date('2020-03-28T00:00:00Z'), to: new Date('2020-03-29T00:00:00Z'),
+    });
+    expect(odd.map((r) => [r.payment_method, r.local_date, r.start])).toEqual([
+      [null, '2020-03-28', j!.start], ['PREPAYMENT', '2020-03-28', j!.start],
+    ]);
+    expect(odd[0]!.mean_inc_vat).toBeCloseTo(j!.mean_inc_vat + 5, 9);
+    expect(odd[1]!.mean_inc_vat).toBeCloseTo(j!.mean_inc_vat, 9);
   });
 });
 

@@ -141,9 +141,6 @@ const MACRO_CALLS: Record<string, string[]> = {
   tariff_fuel: [`SELECT tariff_code, tariff_fuel(tariff_code) AS fuel, tariff_fuel('G-1R-NOPE-99-A') AS gas, tariff_fuel('X') AS neither FROM tariffs`],
   tariff_direction: [`SELECT tariff_code, tariff_direction(tariff_code) AS direction, tariff_direction('E-1R-OUTGOING-NOPE-A') AS outgoing FROM tariffs`],
   tariff_mismatch: [`SELECT m.meter_point, t.tariff_code, tariff_mismatch(m.meter_point, t.tariff_code) AS why FROM meter_points AS m, tariffs AS t`],
-  series_code: [`SELECT DISTINCT payment_method, rate_type, series_code(payment_method, rate_type) AS code FROM rate_slots`],
-  series_payment_method: [`SELECT code, series_payment_method(code) AS payment_method FROM range(0, 9) AS r(code)`],
-  series_rate_type: [`SELECT code, series_rate_type(code) AS rate_type FROM range(0, 9) AS r(code)`],
 };
 
 interface PlanItem {

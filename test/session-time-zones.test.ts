@@ -159,10 +159,6 @@ const MACRO_CALLS: Record<string, string[]> = {
   tariff_fuel: [`SELECT tariff_code, tariff_fuel(tariff_code) AS fuel, tariff_fuel('G-1R-NOPE-99-A') AS gas, tariff_fuel('X') AS neither FROM tariffs`],
   tariff_direction: [`SELECT tariff_code, tariff_direction(tariff_code) AS direction, tariff_direction('E-1R-OUTGOING-NOPE-A') AS outgoing FROM tariffs`],
   tariff_mismatch: [`SELECT m.meter_point, t.tariff_code, tariff_mismatch(m.meter_point, t.tariff_code) AS why FROM meter_points AS m, tariffs AS t`],
-  ...Object.fromEntries(['series_code', 'series_payment_method', 'series_rate_type'].map((name) => [name, [
-    `SELECT p, r, series_code(p, r) AS code, series_payment_method(series_code(p, r)) AS p2, series_rate_type(series_code(p, r)) AS r2
-     FROM (VALUES (NULL), ('DIRECT_DEBIT'), ('NON_DIRECT_DEBIT')) AS pm(p), (VALUES ('standard'), ('day'), ('night')) AS rt(r)`,
-  ]])),
 };
 
 /** Results longer than this are compared by a digest computed in DuckDB (rate_slots: ~780k rows):

@@ -1,20 +1,10 @@
--- cheapest_slots(tariff, n, range_from, range_to, latest := false, highest := false,
--- min_price := NULL, max_price := NULL, length_mode := 'exact', per := 'range', slot_weights :=
--- NULL, slot_prices := NULL): per series, the n cheapest half-hours (inc VAT; highest := true: the n highest) inside
--- [range_from, range_to) (NULL bound = unbounded), in time order. Only half-hours inside
--- [min_price, max_price] can be chosen (NULL = no bound; eligible_slots). Equal prices go to the
--- earliest half-hours (latest := true: the latest).
--- length_mode: 'exact' (a series with fewer than n eligible half-hours gets none: asking for n
--- never yields fewer), 'at_most' (up to n: fewer when fewer are eligible), 'at_least' (every
--- eligible half-hour, when there are at least n).
--- per := 'day': n half-hours per series and Europe/London local day (each day on its own, the
--- length mode applying to each day), as a target of intermittent half-hours is chosen per day.
--- slot_weights: a list of {slot_start, weight} (one per half-hour, weight > 0; half-hours it does
--- not name weigh 1), e.g. (SELECT list({slot_start: slot_start, weight: weight}) FROM my_weights):
--- half-hours are ranked by price × weight (the weight shown in weight).
--- slot_prices: prices replacing the tariff's for the half-hours it names, before the bounds apply
--- (see eligible_slots: e.g. Intelligent Octopus Go with dispatches, from effective_rates_with).
--- source → ranked → final.
+-- cheapest_slots: per series, the n cheapest half-hours (inc VAT; highest := true: the n highest)
+-- inside [range_from, range_to), adjacent or not, in time order; only eligible_slots' half-hours
+-- (inside [min_price, max_price], slot_prices first) can be chosen. Ties: the earliest half-hours
+-- (latest := true: the latest). length_mode: 'exact' (fewer than n eligible: none), 'at_most' (up
+-- to n), 'at_least' (every eligible half-hour, when there are at least n). per := 'day': n per
+-- Europe/London local day, each day on its own. slot_weights: a list of {slot_start, weight}
+-- (weight > 0; others weigh 1): half-hours ranked by price × weight, shown in weight.
 CREATE OR REPLACE MACRO cheapest_slots(tariff, n, range_from, range_to, latest := false, highest := false,
                                        min_price := NULL, max_price := NULL, length_mode := 'exact', per := 'range',
                                        slot_weights := NULL, slot_prices := NULL) AS TABLE
@@ -23,8 +13,7 @@ WITH slot_weight_rows AS (
     FROM (SELECT unnest(CAST(slot_weights AS STRUCT(slot_start TIMESTAMPTZ, weight DOUBLE)[])) AS w)
 ),
 source AS (
-    -- every half-hour weighs 1 unless slot_weights names it: one call of eligible_slots, joined to
-    -- no rows when slot_weights is NULL (a second branch would be planned on every call)
+    -- every half-hour weighs 1 unless slot_weights names it
     SELECT e.payment_method, e.rate_type, e.local_date, e.slot_start, e.slot_end, e.value_inc_vat, e.value_exc_vat,
            coalesce(sw.weight, 1.0) AS weight,
            CASE WHEN per = 'day' THEN e.local_date END AS group_date

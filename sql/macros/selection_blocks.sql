@@ -1,17 +1,13 @@
--- selection_blocks(selection, at_instant, offset_minutes := 0): the blocks of a selection of
--- half-hours (the windows of cheapest_window_per_day, the intermittent half-hours of
--- cheapest_slots(…, per := 'day'), any list of half-hours) and where an instant stands among them,
--- as a target-rate sensor answers it: is a block active, which one, and which is next.
+-- selection_blocks: the blocks of a selection of half-hours and where an instant stands among
+-- them, as a target-rate sensor answers it: is a block active, which one, and which is next.
 -- selection: a list of {payment_method, rate_type, slot_start, value_inc_vat, value_exc_vat}, e.g.
 -- (SELECT list({payment_method: payment_method, rate_type: rate_type, slot_start: start,
 --  value_inc_vat: value_inc_vat, value_exc_vat: value_exc_vat}) FROM cheapest_slots(…)).
--- A block is a run of contiguous selected half-hours of one series (a missing half-hour ends it;
--- runs on both sides of local midnight are one block). offset_minutes moves every block to act
--- on: -60 acts an hour before each block (act_start = start - 60 min, act_end = end - 60 min).
--- state: 'current' when act_start <= at_instant < act_end; 'next' for the first block of the
--- series whose act_start is after at_instant; 'past' and 'later' for the others.
--- Also the selection's overall mean, min and max inc VAT per series (the same on each row).
--- source → numbered (gaps and islands) → blocks → placed → final.
+-- A block is a run of contiguous selected half-hours of one series (runs on both sides of local
+-- midnight are one block); offset_minutes moves each to act on it (-60: an hour before).
+-- state: 'current' when act_start <= at_instant < act_end; 'next' for the series' first block
+-- whose act_start is after at_instant; 'past' and 'later' for the others. Also the selection's
+-- mean, min and max inc VAT per series (the same on each row).
 CREATE OR REPLACE MACRO selection_blocks(selection, at_instant, offset_minutes := 0) AS TABLE
 WITH source AS (
     SELECT s.payment_method, s.rate_type, s.slot_start, s.value_inc_vat, s.value_exc_vat

@@ -1,6 +1,5 @@
-// The cheapest run of contiguous half-hours of a tariff: over a whole range, per Europe/London
-// local day, or per occurrence of a daily local time band. Runs the price_windows macro of
-// sql/macros with bound parameters; the SQL is the one an analyst would type.
+// The cheapest run of contiguous half-hours of a tariff (over a range, per local day or per band):
+// one call of the price_windows macro of sql/macros with bound parameters.
 import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
@@ -106,20 +105,11 @@ export async function windowsCall(warehouse: Warehouse, request: CheapestWindows
     ...(request.slotPrices ? request.slotPrices.params : {}),
   };
   const per = request.band ? 'band' : request.perDay ? 'day' : 'range';
-  // the arguments both macros take, in the order they take them
-  const range = '$tariff, CAST($slots AS INTEGER), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ)';
-  const prices = 'latest := $latest, max_price := CAST($max_price AS DOUBLE), highest := $highest, min_price := CAST($min_price AS DOUBLE), ' +
-    'weights := CAST($weights AS DOUBLE[])';
-  if (per === 'day' && (request.lengthMode ?? 'exact') === 'exact' && request.weights === undefined && !weighted && !request.slotPrices) {
-    // the daily exact unweighted question: cheapest_window_per_day, the fast path (measured in its header)
-    const { length_mode: _mode, band_start: _start, band_end: _end, ...dayParams } = params;
-    return { call: `cheapest_window_per_day(${range}, ${prices})`, params: dayParams };
-  }
-  // price_windows answers every other window question; cheapest_window and cheapest_window_in_band are named calls of it
-  const call = `price_windows(${range}, per := '${per}', ` +
-    'band_start_minutes := CAST($band_start AS INTEGER), band_end_minutes := CAST($band_end AS INTEGER), length_mode := $length_mode, ' +
-    `${prices}${weighted ? `, slot_weights := ${weighted.sql}` : ''}` +
-    `${request.slotPrices ? `, slot_prices := ${request.slotPrices.sql}` : ''})`;
+  const call = `price_windows($tariff, CAST($slots AS INTEGER), CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ), per := '${per}', ` +
+    'band_start_minutes := CAST($band_start AS INTEGER), band_end_minutes := CAST($band_end AS INTEGER), ' +
+    'latest := $latest, highest := $highest, min_price := CAST($min_price AS DOUBLE), max_price := CAST($max_price AS DOUBLE), ' +
+    'weights := CAST($weights AS DOUBLE[]), length_mode := $length_mode' +
+    `${weighted ? `, slot_weights := ${weighted.sql}` : ''}${request.slotPrices ? `, slot_prices := ${request.slotPrices.sql}` : ''})`;
   return { call, params };
 }
 

@@ -1,8 +1,6 @@
-// "Is it now?" for scripts: today's chosen window (per Europe/London local day, as
-// cheapest_window_per_day picks it) and whether an instant lies inside it; with the window now in
-// progress, if any, and the next one to start, each with its mean, min and max price. Also as
-// blocks (selection_blocks: today's and tomorrow's windows, adjacent ones merged), with an offset
-// to act before (or after) each block, as the peers' target-rate sensors answer it.
+// "Is it now?" for scripts: today's window (price_windows per Europe/London local day) and whether
+// an instant lies inside it, with the window in progress and the next one; also as blocks
+// (selection_blocks over today's and tomorrow's windows), moved by an offset to act on them.
 import type { Warehouse } from '../store/Warehouse.js';
 import { addLocalDays, localDateOf, localDayBounds } from '../time/index.js';
 import { cheapestWindows, windowsCall, type CheapestWindowsRequest, type WindowRow } from './cheapestWindows.js';

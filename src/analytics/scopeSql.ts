@@ -8,15 +8,13 @@ import type { Range } from './range.js';
 /** `column` is one of $tariffs, or $tariffs is NULL. A function of the bound list, not
  *  `IN (SELECT unnest($tariffs))`: DuckDB pushes a plain filter down into rate_slots, so the long
  *  rates of other tariffs are never expanded to half-hours, where a subquery is a join above the
- *  expansion. monthly_stats over the demo's 9 half-hourly tariffs: 25-43 ms against 0.80-0.84 s
- *  (q.mjs over one connection, two runs each). */
+ *  expansion. */
 export const inTariffs = (column: string) => `($tariffs IS NULL OR list_contains(CAST($tariffs AS VARCHAR[]), ${column}))`;
 
 /** `column` (a local date) is one of the local days in [$from_date, $to_date). Written so that an
  *  open bound folds away when DuckDB plans with the values (`NULL IS NULL OR …`): a comparison with
  *  coalesce(…, '-infinity') stays, is pushed down into rate_slots, and there makes the long rates'
- *  london_local run twice. `tariffs daily` over the demo's warehouse, every tariff, no range:
- *  3.4-4.2 s against 1.0-1.3 s (both cores busy with other work; the same query, three runs each). */
+ *  london_local run twice. */
 export const inLocalDays = (column: string) => `($from_date IS NULL OR ${column} >= CAST($from_date AS DATE))
       AND ($to_date IS NULL OR ${column} < CAST($to_date AS DATE))`;
 
