@@ -46,11 +46,12 @@ On clock-change days a local day has 46 or 50 half-hours and a band such as 23:0
 --between gives one window per night (or band) by itself; --per-day is then not needed.
 --check for cron: tariffs cheapest --tariff T --duration 2h --per-day --check --format csv >/dev/null && run-appliance
   (today's window is chosen over the whole local day, so the answer does not move as the day goes on).
-SQL: cheapest_window(tariff, n_slots, from, to, latest := …, max_price := …, highest := …, min_price := …,
-weights := [2, 1, 1]), cheapest_window_per_day(…), cheapest_window_in_band(tariff, n_slots,
-band_start_minutes, band_end_minutes, from, to, …); with --at-least/--at-most: price_windows(tariff,
-n_slots, from, to, per := 'range' | 'day' | 'band', …, length_mode := 'at_least' | 'at_most');
-range_coverage(tariff, from, to); with --weights-from: price_windows(…, slot_weights := …).
+SQL: price_windows(tariff, n_slots, from, to, per := 'range' | 'day' | 'band', band_start_minutes := …,
+band_end_minutes := …, latest := …, highest := …, min_price := …, max_price := …, weights := [2, 1, 1],
+length_mode := 'exact' | 'at_least' | 'at_most', slot_weights := …), one call whatever the flags
+(--per-day: per := 'day'; --between: per := 'band'). cheapest_window(…), cheapest_window_per_day(…)
+and cheapest_window_in_band(tariff, n_slots, band_start_minutes, band_end_minutes, from, to, …)
+are its named calls for the exact length. range_coverage(tariff, from, to): how much is priced.
 ${DISPATCHES_HELP}
 ${CHECK_HELP}
 ${ROLLING_HELP}
