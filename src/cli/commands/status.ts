@@ -1,6 +1,7 @@
 // `tariffs status`: is the warehouse current? Per tracked tariff the latest stored slot, whether
 // tomorrow is complete and the gaps of the last 7 days; each job's last run. Opens read-only.
 import { statSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT } from '../../errors.js';
 import { warehouseStatus } from '../../schedule/warehouseStatus.js';
@@ -74,7 +75,11 @@ database busy; each problem is one line on stderr.`);
       return exit;
     }
     process.stdout.write(`Tariffs (as of ${formatLocal(now).slice(0, 16).replace('T', ' ')} Europe/London)\n${render(tariffs, 'table')}\nJobs\n${render(jobs, 'table')}`);
-    if (workingFileBytes !== null) process.stdout.write(`\nJobs' working file: ${jobPaths(config.db).work} (${(workingFileBytes / 1e6).toFixed(1)} MB)\n`);
+    if (workingFileBytes !== null) {
+      // named beside the database, not by its whole path: the line fits a narrow terminal
+      const folder = basename(dirname(jobPaths(config.db).work));
+      process.stdout.write(`\nJobs' working file: ${(workingFileBytes / 1e6).toFixed(1)} MB (${folder}/ beside the database)\n`);
+    }
     return exit;
   }));
 }
