@@ -3,6 +3,7 @@
 // that a --db removed by the user starts a new warehouse rather than coming back, and that a
 // working file or a lock file DuckDB cannot open does not stop every later run.
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
 import { Writable } from 'node:stream';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -190,6 +191,7 @@ describe('WriteSession', () => {
     const json = await runCli(['status', '--db', db, '--format', 'json']);
     expect(JSON.parse(json.stdout).working_file_bytes).toBe(statSync(work).size);
     const table = await runCli(['status', '--db', db, '--format', 'table']);
-    expect(table.stdout).toContain(`\nJobs' working file: ${work} (${(statSync(work).size / 1e6).toFixed(1)} MB)\n`);
+    const folder = basename(dirname(work));
+    expect(table.stdout).toContain(`\nJobs' working file: ${(statSync(work).size / 1e6).toFixed(1)} MB (${folder}/ beside the database)\n`);
   });
 });
