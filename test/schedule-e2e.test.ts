@@ -136,7 +136,9 @@ describe('tariffs schedule: SIGTERM in the middle of a job, and a second writer'
   it('waits for the running job, exits 0; meanwhile `tariffs run rates` exits 75', async () => {
     const config = configFor('graceful');
     const db = tmp.file('graceful.duckdb');
-    const scheduler = startScheduler(['--config', config]);
+    // a stop timeout no run here comes near: the strict profile's throttled backfill takes about a
+    // minute, the default's limit, on a loaded machine
+    const scheduler = startScheduler(['--config', config, '--stop-timeout', '600']);
     await midRun(scheduler);
     // The sandbox answers nothing more until the signal has landed: the run is still going then,
     // however slowly this machine runs the test.
