@@ -5,7 +5,7 @@
 --     occurrence of [band_start_minutes, band_end_minutes) of wall-clock time, under the date it starts);
 --   eligible: eligible_slots (inside [range_from, range_to) and [min_price, max_price], slot_prices first);
 --   window: n_slots (NULL: len(weights)) contiguous eligible half-hours of one group;
---   score: Σ price × weight (weights padded with 1s or cut to the window; times slot_weights'
+--   score: Σ price × weight (weights padded with ones or cut to the window; times slot_weights'
 --     weight of each half-hour, 1 where it names none); shown as score_inc_vat = score ÷ Σ weight;
 --   ties: the score to 9 decimals, then the earliest start (latest := true: the latest);
 --   length_mode: 'exact'; 'at_least' (the best window grows to its run of eligible half-hours);

@@ -28,6 +28,13 @@ wall times with offset (2024-10-27T01:30:00+00:00), prices are p/kWh. Exit statu
 every half-hour of it), 2 bad usage, 3 (cheapest/slots --check) now is not inside a block of the
 selection (moved by --offset).`;
 
+/** `--from` and `--to` of a question over a range of instants, by default everything stored. */
+export function withStoredRange(command: Command): Command {
+  return command
+    .option('--from <when>', `range start (default: everything stored); ${WHEN}`)
+    .option('--to <when>', 'range end, exclusive (default: everything stored)');
+}
+
 /** `--tariff` (default: every stored tariff), `--from` and `--to` of a question over local days. */
 export function withTariffDays(command: Command, from = `first day (default: everything stored); ${WHEN}`): Command {
   return command

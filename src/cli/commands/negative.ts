@@ -2,15 +2,13 @@
 import type { Command } from 'commander';
 import { negativeRuns, negativeSlots } from '../../analytics/index.js';
 import { withDb, withFormat } from '../common.js';
-import { FORMS, WHEN, output, rangeOf, tariffOf, withWarehouse, type TariffFlags } from '../questions.js';
+import { FORMS, output, rangeOf, tariffOf, withStoredRange, withWarehouse, type TariffFlags } from '../questions.js';
 import { action } from '../run.js';
 
 export function configure(command: Command): void {
-  command
+  withStoredRange(command
     .option('--tariff <code>', 'one tariff (default: every stored tariff)')
-    .option('--runs', 'one row per contiguous run of negative half-hours')
-    .option('--from <when>', `range start (default: everything stored); ${WHEN}`)
-    .option('--to <when>', 'range end, exclusive (default: everything stored)');
+    .option('--runs', 'one row per contiguous run of negative half-hours'));
   withFormat(withDb(command));
   command.addHelpText('after', `
 Half-hours are listed when they lie inside [--from, --to); runs when they overlap it (shown whole).

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { describeDispatchMode, offPeakPeriods, parseDispatchMode, type DispatchMode } from '../../analytics/index.js';
 import { withDb, withFormat } from '../common.js';
 import { parsed, rule } from '../flagRules.js';
-import { FORMS, WHEN, output, rangeOf, tariffOf, withWarehouse, type TariffFlags } from '../questions.js';
+import { FORMS, output, rangeOf, tariffOf, withStoredRange, withWarehouse, type TariffFlags } from '../questions.js';
 import { action } from '../run.js';
 
 interface OffPeakFlags extends TariffFlags {
@@ -13,10 +13,7 @@ interface OffPeakFlags extends TariffFlags {
 }
 
 export function configure(command: Command): void {
-  command
-    .option('--tariff <code>', 'one tariff (default: every stored tariff)')
-    .option('--from <when>', `range start (default: everything stored); ${WHEN}`)
-    .option('--to <when>', 'range end, exclusive (default: everything stored)')
+  withStoredRange(command.option('--tariff <code>', 'one tariff (default: every stored tariff)'))
     .option('--include-dispatches', 'Intelligent Octopus Go: also the half-hours only a dispatch made off-peak, per account')
     .option('--dispatches <which>', 'with --include-dispatches: planned|completed (default: completed where known, else planned for the future)',
       parsed('--dispatches', parseDispatchMode));

@@ -7,7 +7,7 @@ import { regionComparison } from '../../analytics/index.js';
 import { configFrom, formatOf, loggerFor, withApi, withDb, withFormat, type CommonFlags } from '../common.js';
 import { rule } from '../flagRules.js';
 import { writeRows } from '../output.js';
-import { FORMS, WHEN, output, rangeOf, withWarehouse, type RangeFlags } from '../questions.js';
+import { FORMS, output, rangeOf, withStoredRange, withWarehouse, type RangeFlags } from '../questions.js';
 import { action } from '../run.js';
 
 interface RegionsFlags extends RangeFlags {
@@ -16,11 +16,9 @@ interface RegionsFlags extends RangeFlags {
 }
 
 export function configure(command: Command): void {
-  command
+  withStoredRange(command
     .option('--product <code>', 'product code, e.g. AGILE-18-02-21 (required unless --list)')
-    .option('--list', 'from the API, not the warehouse: the region letters and names, with --product its tariff codes per region, and the Agile product on sale now')
-    .option('--from <when>', `range start (default: everything stored); ${WHEN}`)
-    .option('--to <when>', 'range end, exclusive (default: everything stored)');
+    .option('--list', 'from the API, not the warehouse: the region letters and names, with --product its tariff codes per region, and the Agile product on sale now'));
   rule<RegionsFlags>(command, (f) => f.product === undefined && !f.list, '--product is required (or --list to discover products and regions)');
   withFormat(withDb(withApi(command)));
   command.addHelpText('after', `
