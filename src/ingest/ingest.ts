@@ -26,17 +26,13 @@ export type { UseCaseName } from './useCases.js';
 export interface IngestRequest extends TargetRequest {
   from?: Date;
   to?: Date;
-  /** The use cases to run, in this order; without it, the flags below choose them (useCasesOf). */
+  /** The use cases to run, in this order; without it, every one (products only unless noProducts). */
   useCases?: UseCaseName[];
   /** Skip refreshing the products list. */
   noProducts?: boolean;
   /** Skip the accounts' consumption readings (`--no-consumption`; config `consumption: false` too);
    *  the accounts' meter points and agreements are stored all the same. */
   noConsumption?: boolean;
-  /** Only refresh products (the `products` job). */
-  productsOnly?: boolean;
-  /** Only refresh the accounts' dispatches (the rates job's `dispatches` tick). */
-  dispatchesOnly?: boolean;
   /** Which dispatch lists to refresh for accounts on Intelligent Octopus Go (default both). */
   dispatchKinds?: ('planned' | 'completed')[];
   job?: string;
@@ -94,8 +90,6 @@ const INGEST_MEMORY_LIMIT = '48MB';
 export function useCasesOf(request: IngestRequest): UseCaseName[] {
   if (request.useCases) return request.useCases;
   const products: UseCaseName[] = request.noProducts ? [] : ['products'];
-  if (request.productsOnly) return ['products'];
-  if (request.dispatchesOnly) return [...products, 'dispatches'];
   return [...products, 'rates', 'accounts', 'dispatches'];
 }
 
