@@ -138,6 +138,8 @@ const MACRO_CALLS: Record<string, string[]> = {
   london_iso: [`SELECT slot_start, london_iso(slot_start) AS iso FROM rate_slots WHERE tariff_code = '${AGILE_H}'`],
   london_local: [`SELECT valid_from, l.local_date, l.local_start, l.utc_offset_minutes, l.settlement_period
     FROM (SELECT valid_from, london_local(valid_from) AS l FROM unit_rates WHERE tariff_code = '${AGILE_H}')`],
+  london_wall: [`SELECT valid_from, london_wall(valid_from) AS wall FROM unit_rates WHERE tariff_code = '${AGILE_H}'`],
+  london_offset_minutes: [`SELECT valid_from, london_offset_minutes(valid_from) AS offset FROM unit_rates WHERE tariff_code = '${AGILE_H}'`],
   tariff_fuel: [`SELECT tariff_code, tariff_fuel(tariff_code) AS fuel, tariff_fuel('G-1R-NOPE-99-A') AS gas, tariff_fuel('X') AS neither FROM tariffs`],
   tariff_direction: [`SELECT tariff_code, tariff_direction(tariff_code) AS direction, tariff_direction('E-1R-OUTGOING-NOPE-A') AS outgoing FROM tariffs`],
   tariff_mismatch: [`SELECT m.meter_point, t.tariff_code, tariff_mismatch(m.meter_point, t.tariff_code) AS why FROM meter_points AS m, tariffs AS t`],

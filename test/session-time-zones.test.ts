@@ -156,6 +156,14 @@ const MACRO_CALLS: Record<string, string[]> = {
     `SELECT t, london_local(t) AS l FROM generate_series(${ts('2023-04-01 12:00:00+00')}, ${ts('2023-04-02 12:00:00+00')}, INTERVAL 30 MINUTE) AS g(t)`,
     `SELECT t, london_local(t) AS l FROM generate_series(${ts('2023-11-05 00:00:00+00')}, ${ts('2023-11-05 12:00:00+00')}, INTERVAL 30 MINUTE) AS g(t)`,
   ],
+  london_wall: [
+    `SELECT t, london_wall(t) FROM generate_series(${ts('2023-03-25 22:00:00+00')}, ${ts('2023-03-26 04:00:00+00')}, INTERVAL 30 MINUTE) AS g(t)`,
+    `SELECT t, london_wall(t) FROM generate_series(${ts('2023-10-28 22:00:00+00')}, ${ts('2023-10-29 04:00:00+00')}, INTERVAL 30 MINUTE) AS g(t)`,
+  ],
+  london_offset_minutes: [
+    `SELECT t, london_offset_minutes(t) FROM generate_series(${ts('2023-03-25 22:00:00+00')}, ${ts('2023-03-26 04:00:00+00')}, INTERVAL 30 MINUTE) AS g(t)`,
+    `SELECT t, london_offset_minutes(t) FROM generate_series(${ts('2023-10-28 22:00:00+00')}, ${ts('2023-10-29 04:00:00+00')}, INTERVAL 30 MINUTE) AS g(t)`,
+  ],
   tariff_fuel: [`SELECT tariff_code, tariff_fuel(tariff_code) AS fuel, tariff_fuel('G-1R-NOPE-99-A') AS gas, tariff_fuel('X') AS neither FROM tariffs`],
   tariff_direction: [`SELECT tariff_code, tariff_direction(tariff_code) AS direction, tariff_direction('E-1R-OUTGOING-NOPE-A') AS outgoing FROM tariffs`],
   tariff_mismatch: [`SELECT m.meter_point, t.tariff_code, tariff_mismatch(m.meter_point, t.tariff_code) AS why FROM meter_points AS m, tariffs AS t`],

@@ -7,12 +7,13 @@
 -- session's TimeZone: timezone('Europe/London', …) names its zone both ways, and the period is a
 -- difference of epoch microseconds (subtracting two TIMESTAMPTZ counts days in the session's zone).
 -- The calendar of whole days (bounds, 46/48/50 half-hours) is the table london_days.
+-- Its wall time and offset are london_wall and london_offset_minutes, which london_iso formats.
 -- Use: london_local(valid_from).local_date, or SELECT l.* FROM (SELECT london_local(x) AS l FROM t)
 CREATE OR REPLACE MACRO london_local(utc) AS {
-    'local_date': CAST(timezone('Europe/London', utc) AS DATE),
-    'local_start': timezone('Europe/London', utc),
-    'utc_offset_minutes': CAST((epoch_us(timezone('Europe/London', utc)) - epoch_us(utc)) // 60000000 AS SMALLINT),
+    'local_date': CAST(london_wall(utc) AS DATE),
+    'local_start': london_wall(utc),
+    'utc_offset_minutes': london_offset_minutes(utc),
     'settlement_period': CAST(
-        (epoch_us(utc) - epoch_us(timezone('Europe/London', CAST(CAST(timezone('Europe/London', utc) AS DATE) AS TIMESTAMP))))
+        (epoch_us(utc) - epoch_us(timezone('Europe/London', CAST(CAST(london_wall(utc) AS DATE) AS TIMESTAMP))))
         // 1800000000 + 1 AS SMALLINT)
 };
