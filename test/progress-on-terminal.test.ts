@@ -99,7 +99,7 @@ describe('export on a terminal', () => {
     const piped = await runCli(['export', '--db', db, '--out', tmp.file('piped'), '--format', 'csv']);
     expect(piped.code).toBe(0);
     expect(piped.stderr).not.toMatch(/steps|\u2588/);
-    expect(JSON.parse(piped.stdout).length).toBe(7);
+    expect(JSON.parse(piped.stdout).length).toBe(8);
   });
 });
 
