@@ -210,12 +210,14 @@ describe('in a pipe or a log file', () => {
       expect(text).not.toMatch(/\d\.\d{5,}/);
     }
     // daily's columns in the order of the exported daily_stats.csv (whose UTC instants beside each
-    // local time are the export's own: a table for people keeps the local time)
+    // local time, with their naive wall times and offsets, are the export's own: a table for people
+    // keeps the local time)
     const exported = tmp.file('exported');
     expect((await runCli(['export', '--db', db, '--out', exported, '--format', 'csv', '--tariff', J])).code).toBe(0);
     const header = readFileSync(`${exported}/daily_stats.csv`, 'utf8').split('\n')[0]!.split(',');
     expect(header).toContain('day_start_utc');
-    expect(Object.keys(JSON.parse(daily.stdout)[0])).toEqual(header.filter((c) => !c.endsWith('_utc')));
+    expect(header).toContain('day_start_wall');
+    expect(Object.keys(JSON.parse(daily.stdout)[0])).toEqual(header.filter((c) => !/_utc$|_wall$|_utc_offset_minutes$/.test(c)));
   });
 
   it('every log line is JSON with unique keys; run_id is the warehouse number; run prints one JSON line', async () => {

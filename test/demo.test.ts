@@ -11,7 +11,7 @@ import { query, tempDir } from './helpers/warehouseTools.js';
 
 const REPORT_FILES = [
   ...['daily_stats', 'cheapest_1h_per_day', 'cheapest_2h_per_day', 'cheapest_4h_per_day', 'negative_slots', 'negative_runs', 'monthly_stats',
-    'monthly_costs', 'tariff_comparison']
+    'half_hourly_prices', 'monthly_costs', 'tariff_comparison']
     .flatMap((n) => [`${n}.csv`, `${n}.parquet`]),
   'report.html',
 ].sort();

@@ -21,14 +21,16 @@ const PRE_EXISTING: Record<string, string[]> = {
   negative_runs: ['tariff_code', 'payment_method', 'rate_type', 'local_date', 'local_start', 'local_end', 'slots', 'min_inc_vat', 'mean_inc_vat', 'mean_exc_vat'],
   monthly_stats: ['tariff_code', 'payment_method', 'rate_type', 'month', 'days', 'slots', 'expected_slots', 'min_inc_vat', 'max_inc_vat', 'mean_inc_vat', 'median_inc_vat', 'p10_inc_vat', 'p90_inc_vat', 'peak_mean_inc_vat', 'off_peak_mean_inc_vat', 'mean_exc_vat', 'negative_slots'],
   monthly_costs: ['meter_point', 'is_export', 'scenario', 'tariff_code', 'month', 'days', 'half_hours', 'kwh', 'energy_cost_inc_vat', 'standing_charge_inc_vat', 'total_inc_vat', 'total_gbp', 'missing_prices', 'missing_readings', 'missing_half_hours', 'standing_charge_missing_days', 'complete'],
+  half_hourly_prices: ['tariff_code', 'payment_method', 'rate_type', 'local_date', 'settlement_period', 'local_start', 'local_end', 'value_inc_vat', 'value_exc_vat'],
   tariff_comparison: ['meter_point', 'is_export', 'scenario', 'tariff_code', 'first_date', 'last_date', 'days', 'kwh', 'energy_cost_inc_vat', 'standing_charge_inc_vat', 'total_inc_vat', 'total_gbp', 'difference_gbp', 'missing_prices', 'missing_readings', 'missing_half_hours', 'standing_charge_missing_days', 'complete'],
 };
 const WINDOW_PAIRS = { local_start: 'start_utc', local_end: 'end_utc' };
-/** Each local wall-clock text column → its instant (`local` dropped, `_utc` added), written right after it. */
+/** Each local wall-clock text column → its instant (`local` dropped, `_utc` added), written right after it,
+ *  then the instant's naive wall time and offset (`_utc` → `_wall`, `_utc_offset_minutes`). */
 const INSTANTS: Record<string, Record<string, string>> = {
   daily_stats: { day_start_local: 'day_start_utc' },
   cheapest_1h_per_day: WINDOW_PAIRS, cheapest_2h_per_day: WINDOW_PAIRS, cheapest_4h_per_day: WINDOW_PAIRS,
-  negative_slots: WINDOW_PAIRS, negative_runs: WINDOW_PAIRS,
+  negative_slots: WINDOW_PAIRS, negative_runs: WINDOW_PAIRS, half_hourly_prices: WINDOW_PAIRS,
   monthly_stats: {}, monthly_costs: {}, tariff_comparison: {},
 };
 const REPORTS = Object.keys(PRE_EXISTING);
@@ -86,19 +88,23 @@ describe('exports carry instants beside local times', () => {
 
   it('keeps every pre-existing column under its name and in its order, each instant right after its local time', async () => {
     for (const name of REPORTS) {
-      const expected = PRE_EXISTING[name]!.flatMap((c) => (INSTANTS[name]![c] ? [c, INSTANTS[name]![c]] : [c]));
+      const expected = PRE_EXISTING[name]!.flatMap((c) => {
+        const utc = INSTANTS[name]![c];
+        return utc ? [c, utc, utc.replace(/_utc$/, '_wall'), `${utc}_offset_minutes`] : [c];
+      });
       const parquetColumns = (await query(db, `DESCRIBE SELECT * FROM ${parquet(name)}`)).map((c) => c.column_name);
       expect({ name, csv: csv(utcDir, name).header, parquet: parquetColumns }).toEqual({ name, csv: expected, parquet: expected });
     }
   });
 
-  it('Parquet: the _utc columns, and only they, are TIMESTAMP WITH TIME ZONE (isAdjustedToUTC); local times stay text', async () => {
+  it('Parquet: the _utc columns, and only they, are TIMESTAMP WITH TIME ZONE (isAdjustedToUTC); wall times naive TIMESTAMP; local times stay text', async () => {
     for (const name of REPORTS) {
       const types = Object.fromEntries((await query(db, `DESCRIBE SELECT * FROM ${parquet(name)}`)).map((c) => [c.column_name, c.column_type]));
       const instants = Object.values(INSTANTS[name]!);
-      const timestamps = Object.entries(types).filter(([, t]) => String(t).startsWith('TIMESTAMP')).map(([c]) => c);
+      const timestamps = Object.entries(types).filter(([, t]) => t === 'TIMESTAMP WITH TIME ZONE').map(([c]) => c);
       expect({ name, timestamps }).toEqual({ name, timestamps: instants });
-      for (const c of instants) expect(types[c]).toBe('TIMESTAMP WITH TIME ZONE');
+      const walls = Object.entries(types).filter(([, t]) => t === 'TIMESTAMP').map(([c]) => c);
+      expect({ name, walls }).toEqual({ name, walls: instants.map((c) => c.replace(/_utc$/, '_wall')) });
       for (const c of Object.keys(INSTANTS[name]!)) expect(types[c]).toBe('VARCHAR');
       const schema = await query(db, `SELECT name, logical_type FROM parquet_schema('${join(utcDir, `${name}.parquet`)}')`);
       for (const c of instants) expect(String(schema.find((s) => s.name === c)!.logical_type)).toMatch(/isAdjustedToUTC=(1|true)/);

@@ -15,7 +15,7 @@ import { query, tempDir } from './helpers/warehouseTools.js';
 
 const REPORT_NAMES = [
   'daily_stats', 'cheapest_1h_per_day', 'cheapest_2h_per_day', 'cheapest_4h_per_day',
-  'negative_slots', 'negative_runs', 'monthly_stats',
+  'negative_slots', 'negative_runs', 'monthly_stats', 'half_hourly_prices',
 ];
 const LOCAL_ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+0[01]:00$/;
 const IN_FIXTURE = `tariff_code IN (${FIXTURE_TARIFFS.map((t) => `'${t}'`).join(', ')})`;
@@ -57,13 +57,14 @@ describe('exportReports', () => {
     const headers = Object.fromEntries(REPORT_NAMES.map((n) => [n, csvLines(join(out, `${n}.csv`))[0]]));
     expect(headers).toMatchInlineSnapshot(`
       {
-        "cheapest_1h_per_day": "tariff_code,payment_method,rate_type,local_date,local_start,start_utc,local_end,end_utc,slots,mean_inc_vat,mean_exc_vat",
-        "cheapest_2h_per_day": "tariff_code,payment_method,rate_type,local_date,local_start,start_utc,local_end,end_utc,slots,mean_inc_vat,mean_exc_vat",
-        "cheapest_4h_per_day": "tariff_code,payment_method,rate_type,local_date,local_start,start_utc,local_end,end_utc,slots,mean_inc_vat,mean_exc_vat",
-        "daily_stats": "tariff_code,payment_method,rate_type,local_date,day_start_local,day_start_utc,slots,expected_slots,min_inc_vat,max_inc_vat,mean_inc_vat,median_inc_vat,p10_inc_vat,p90_inc_vat,peak_mean_inc_vat,off_peak_mean_inc_vat,mean_exc_vat,negative_slots",
+        "cheapest_1h_per_day": "tariff_code,payment_method,rate_type,local_date,local_start,start_utc,start_wall,start_utc_offset_minutes,local_end,end_utc,end_wall,end_utc_offset_minutes,slots,mean_inc_vat,mean_exc_vat",
+        "cheapest_2h_per_day": "tariff_code,payment_method,rate_type,local_date,local_start,start_utc,start_wall,start_utc_offset_minutes,local_end,end_utc,end_wall,end_utc_offset_minutes,slots,mean_inc_vat,mean_exc_vat",
+        "cheapest_4h_per_day": "tariff_code,payment_method,rate_type,local_date,local_start,start_utc,start_wall,start_utc_offset_minutes,local_end,end_utc,end_wall,end_utc_offset_minutes,slots,mean_inc_vat,mean_exc_vat",
+        "daily_stats": "tariff_code,payment_method,rate_type,local_date,day_start_local,day_start_utc,day_start_wall,day_start_utc_offset_minutes,slots,expected_slots,min_inc_vat,max_inc_vat,mean_inc_vat,median_inc_vat,p10_inc_vat,p90_inc_vat,peak_mean_inc_vat,off_peak_mean_inc_vat,mean_exc_vat,negative_slots",
+        "half_hourly_prices": "tariff_code,payment_method,rate_type,local_date,settlement_period,local_start,start_utc,start_wall,start_utc_offset_minutes,local_end,end_utc,end_wall,end_utc_offset_minutes,value_inc_vat,value_exc_vat",
         "monthly_stats": "tariff_code,payment_method,rate_type,month,days,slots,expected_slots,min_inc_vat,max_inc_vat,mean_inc_vat,median_inc_vat,p10_inc_vat,p90_inc_vat,peak_mean_inc_vat,off_peak_mean_inc_vat,mean_exc_vat,negative_slots",
-        "negative_runs": "tariff_code,payment_method,rate_type,local_date,local_start,start_utc,local_end,end_utc,slots,min_inc_vat,mean_inc_vat,mean_exc_vat",
-        "negative_slots": "tariff_code,payment_method,rate_type,local_date,settlement_period,local_start,start_utc,local_end,end_utc,value_inc_vat,value_exc_vat",
+        "negative_runs": "tariff_code,payment_method,rate_type,local_date,local_start,start_utc,start_wall,start_utc_offset_minutes,local_end,end_utc,end_wall,end_utc_offset_minutes,slots,min_inc_vat,mean_inc_vat,mean_exc_vat",
+        "negative_slots": "tariff_code,payment_method,rate_type,local_date,settlement_period,local_start,start_utc,start_wall,start_utc_offset_minutes,local_end,end_utc,end_wall,end_utc_offset_minutes,value_inc_vat,value_exc_vat",
       }
     `);
   });
@@ -72,6 +73,7 @@ describe('exportReports', () => {
     const days = await count(db, `SELECT count(*) AS n FROM (SELECT DISTINCT tariff_code, payment_method, rate_type, local_date FROM rate_slots WHERE ${IN_FIXTURE})`);
     const months = await count(db, `SELECT count(*) AS n FROM (SELECT DISTINCT tariff_code, payment_method, rate_type, date_trunc('month', local_date) FROM rate_slots WHERE ${IN_FIXTURE})`);
     const negatives = await count(db, `SELECT count(*) AS n FROM rate_slots WHERE ${IN_FIXTURE} AND value_inc_vat < 0`);
+    const halfHours = await count(db, `SELECT count(*) AS n FROM rate_slots WHERE ${IN_FIXTURE}`);
     // A run starts at a negative half-hour whose previous half-hour is not negative (or missing).
     const runs = await count(db, `SELECT count(*) AS n FROM rate_slots AS s WHERE ${IN_FIXTURE} AND s.value_inc_vat < 0
         AND NOT EXISTS (SELECT 1 FROM rate_slots AS p WHERE p.tariff_code = s.tariff_code
@@ -82,7 +84,7 @@ describe('exportReports', () => {
           WHERE p.tariff_code = s.tariff_code AND p.local_date = s.local_date
             AND p.slot_start > s.slot_start - ${n} * INTERVAL 30 MINUTE AND p.slot_start <= s.slot_start) = ${n}`);
     const expected: Record<string, number> = {
-      daily_stats: days, monthly_stats: months, negative_slots: negatives, negative_runs: runs,
+      daily_stats: days, monthly_stats: months, negative_slots: negatives, negative_runs: runs, half_hourly_prices: halfHours,
       cheapest_1h_per_day: await daysWithRun(2), cheapest_2h_per_day: await daysWithRun(4), cheapest_4h_per_day: await daysWithRun(8),
     };
     expect(days).toBeGreaterThan(130);
@@ -266,8 +268,8 @@ describe('exportReports', () => {
       expect(result.code).toBe(0);
       const listed = JSON.parse(result.stdout) as ExportedFile[];
       expect(listed.map((f) => f.path)).toContain(join(dir, 'report.html'));
-      expect(listed).toHaveLength(15);
-      expect(readdirSync(dir)).toHaveLength(15);
+      expect(listed).toHaveLength(REPORT_NAMES.length * 2 + 1);
+      expect(readdirSync(dir)).toHaveLength(REPORT_NAMES.length * 2 + 1);
     });
 
     it('exits 1 naming the tariff without data, and the directory it cannot write', async () => {

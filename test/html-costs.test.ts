@@ -102,9 +102,9 @@ describe('the HTML cost section', () => {
       'monthly total, £ inc VAT, at the agreements and at each compared tariff: energy only: no standing charges are stored for these tariffs');
     expect(specOf(HOUSEHOLD.exportMpan, 'monthly_cost').title.subtitle).toMatch(/no standing charge\)$/);
     const section = (mp: string) => report.html.slice(report.html.indexOf(`id="meter_${mp}"`));
-    // 12 months, each incomplete (no standing charges) for the import meter, none for the export meter
-    expect(section(HOUSEHOLD.importMpan)).toMatch(/12; incomplete: 12 of 12 /);
-    expect(section(HOUSEHOLD.exportMpan)).toMatch(/12; incomplete: 0 of 12 /);
+    // 12 months, each incomplete (no standing charges, said in words) for the import meter, none for the export meter
+    expect(section(HOUSEHOLD.importMpan)).toMatch(/12; incomplete: 12 of 12 — no standing charges stored \(every one\)/);
+    expect(section(HOUSEHOLD.exportMpan)).toMatch(/12; incomplete: 0 of 12</);
     expect(section(HOUSEHOLD.importMpan)).toContain('priced partly or wholly at a last published rate (open-ended, from 2020-11-01)');
   });
 });

@@ -84,9 +84,9 @@ describe('export on a terminal', () => {
         expect(bar.length, bar).toBeLessThan(cols);
         expect(bar).toMatch(/^export \[[\u2588\u2591]+\] \d+%( \| \d+\/\d+ steps)?/);
       }
-      // 7 reports (no consumption here, so no cost reports) and a step per price series
+      // 8 reports (no consumption here, so no cost reports) and a step per price series
       const totals = bars.flatMap((b) => /\d+\/(\d+) steps/.exec(b)?.[1] ?? []).map(Number);
-      expect(Math.max(...totals)).toBeGreaterThanOrEqual(7 + FIXTURE_TARIFFS.length);
+      expect(Math.max(...totals)).toBeGreaterThanOrEqual(8 + FIXTURE_TARIFFS.length);
       // the bar only moves forward: every step is counted before the first is done
       const percents = bars.map((b) => Number(/\] (\d+)%/.exec(b)![1]));
       percents.forEach((p, i) => expect(p, `${percents.join(' ')}`).toBeGreaterThanOrEqual(percents[i - 1] ?? 0));
@@ -99,7 +99,7 @@ describe('export on a terminal', () => {
     const piped = await runCli(['export', '--db', db, '--out', tmp.file('piped'), '--format', 'csv']);
     expect(piped.code).toBe(0);
     expect(piped.stderr).not.toMatch(/steps|\u2588/);
-    expect(JSON.parse(piped.stdout).length).toBe(7);
+    expect(JSON.parse(piped.stdout).length).toBe(8);
   });
 });
 

@@ -136,11 +136,12 @@ async function writeReport(
   await warehouse.run(`CREATE OR REPLACE TEMP TABLE export_rows AS ${report.query}`, params).catch((error: unknown) => {
     throw new TariffsError('EXPORT_QUERY', `report ${report.name}: ${(error as Error).message}`, { cause: error });
   });
-  const instants = await instantColumns(warehouse, 'export_rows');
+  const columns = (await warehouse.all('DESCRIBE export_rows'))
+    .map((c) => ({ name: c.column_name as string, type: c.column_type as string }));
   const written: ExportedFile[] = [];
   for (const format of formats) {
     const path = join(outDir, `${report.name}.${format}`);
-    const rows = await copyToFile(warehouse, selectRows('export_rows', format, instants), {}, path, format);
+    const rows = await copyToFile(warehouse, selectRows('export_rows', format, columns), {}, path, format);
     written.push({ path, rows, format });
   }
   await warehouse.run('DROP TABLE export_rows');
@@ -148,21 +149,36 @@ async function writeReport(
   return written;
 }
 
-/** The TIMESTAMPTZ columns of `table` (the reports' `_utc` instants), in column order. */
-async function instantColumns(warehouse: Warehouse, table: string): Promise<string[]> {
-  const columns = await warehouse.all(`DESCRIBE ${table}`);
-  return columns.filter((c) => c.column_type === 'TIMESTAMP WITH TIME ZONE').map((c) => c.column_name as string);
+interface Column {
+  name: string;
+  type: string;
 }
 
 /**
- * The rows of `table` as `format` gets them. Parquet keeps instants as timestamps adjusted to UTC;
- * CSV spells them ISO 8601 in UTC (`2024-10-27T00:30:00Z`), the same whatever the session's TimeZone
- * (DuckDB's own CSV text would follow it and read `2024-10-27 00:30:00+00`).
+ * The rows of `table` as `format` gets them (README, Exports: "Conventions"). Each TIMESTAMPTZ
+ * column (an `_utc` instant) is followed by its Europe/London wall time, `_utc` → `_wall`, and the
+ * wall time's offset from UTC in minutes, `_utc` → `_utc_offset_minutes` (london_wall,
+ * london_offset_minutes). Parquet keeps instants as timestamps adjusted to UTC, wall times as naive
+ * timestamps and prices as DOUBLE (a DECIMAL arrives in pandas as Python Decimal objects); CSV
+ * spells instants ISO 8601 in UTC (`2024-10-27T00:30:00Z`), the same whatever the session's
+ * TimeZone (DuckDB's own text would follow it), and wall times `2024-10-27 01:30`.
  */
-function selectRows(table: string, format: TableFormat, instants: readonly string[]): string {
-  if (format !== 'csv' || instants.length === 0) return `SELECT * FROM ${table}`;
-  const utcText = instants.map((c) => `strftime(timezone('UTC', "${c}"), '%Y-%m-%dT%H:%M:%SZ') AS "${c}"`);
-  return `SELECT * REPLACE (${utcText.join(', ')}) FROM ${table}`;
+function selectRows(table: string, format: TableFormat, columns: readonly Column[]): string {
+  const list = columns.flatMap(({ name, type }) => {
+    const c = `"${name}"`;
+    if (type === 'TIMESTAMP WITH TIME ZONE') {
+      const base = name.replace(/_utc$/, '');
+      const wall = format === 'csv' ? `strftime(london_wall(${c}), '%Y-%m-%d %H:%M')` : `london_wall(${c})`;
+      return [
+        format === 'csv' ? `strftime(timezone('UTC', ${c}), '%Y-%m-%dT%H:%M:%SZ') AS ${c}` : c,
+        `${wall} AS "${base}_wall"`,
+        `CAST(london_offset_minutes(${c}) AS INTEGER) AS "${base}_utc_offset_minutes"`,
+      ];
+    }
+    if (format === 'parquet' && type.startsWith('DECIMAL')) return [`CAST(${c} AS DOUBLE) AS ${c}`];
+    return [c];
+  });
+  return `SELECT ${list.join(', ')} FROM ${table}`;
 }
 
 function checkFormats(formats: readonly string[]): ExportFormat[] {

@@ -2,10 +2,10 @@
 // only selects, formats and orders; the numbers come from the views; the daily and monthly
 // statistics are src/analytics' own queries). Every query binds the
 // parameters of exportScope.ts and ends in an ORDER BY over a unique key, so files are reproducible.
-// Prices are DECIMAL(10,4) (fixed 4 decimals in CSV, see priceSql.ts), times Europe/London ISO 8601
-// with offset, each followed by the same instant as TIMESTAMPTZ named with `local` dropped and
-// `_utc` added (local_start → start_utc, day_start_local → day_start_utc): a UTC timestamp in
-// Parquet, ISO 8601 `…Z` text in CSV (exportReports.ts formats it).
+// Prices are DECIMAL(10,4) (fixed 4 decimals in CSV, see priceSql.ts; DOUBLE in Parquet), times
+// Europe/London ISO 8601 with offset, each followed by the same instant as TIMESTAMPTZ named with
+// `local` dropped and `_utc` added (local_start → start_utc, day_start_local → day_start_utc);
+// exportReports.ts formats instants and adds each one's wall time and offset.
 // The columns are documented in README.md (section Exports): change both together.
 import { dailyStatsQuery } from '../analytics/dailyStats.js';
 import { monthlyStatsQuery } from '../analytics/monthlyStats.js';
@@ -82,6 +82,22 @@ WHERE ${IN_TARIFFS}
 ORDER BY ${SERIES_ORDER}, start`,
 };
 
+/** Every half-hour's price of the export's tariffs in its range: rate_slots (longer rates expanded). */
+const halfHourlyPrices: ReportDefinition = {
+  name: 'half_hourly_prices',
+  query: `
+SELECT tariff_code, payment_method, rate_type, local_date,
+       CAST(settlement_period AS INTEGER) AS settlement_period,
+       london_iso(slot_start) AS local_start,
+       slot_start AS start_utc,
+       london_iso(slot_end) AS local_end,
+       slot_end AS end_utc,
+       ${P('value_inc_vat')} AS value_inc_vat,
+       ${P('value_exc_vat')} AS value_exc_vat
+FROM rate_slots_for(CAST($tariffs AS VARCHAR[]), CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ))
+ORDER BY ${SERIES_ORDER}, slot_start`,
+};
+
 const monthlyStats: ReportDefinition = { name: 'monthly_stats', query: monthlyStatsQuery({ price: P, monthText: true }) };
 
 /** In the order they are written. */
@@ -93,4 +109,5 @@ export const REPORTS: readonly ReportDefinition[] = [
   negativeSlots,
   negativeRuns,
   monthlyStats,
+  halfHourlyPrices,
 ];

@@ -1,5 +1,6 @@
 // The HTML report: per price series (tariff × payment method × rate type) the last 14 local days as
-// daily charts, a chart per earlier month (at most 24, newest first) and one chart of every month;
+// daily charts (the cheapest 2 hours marked; an export tariff's dearest), a chart per earlier month
+// (at most 24, newest first) and one chart of every month;
 // then a section per meter's costs. readHtmlData asks its queries; each section is then drawn with
 // no query (pageSections), and assemblePage makes the page of them.
 import type { Logger } from 'pino';
@@ -24,7 +25,7 @@ const SAME_SERIES = (a: string, b: string) =>
 /** A day of a series, its key beside it. */
 type DailyRow = DailyStatsRow & { key: string };
 
-/** The cheapest window of a local day, with the settlement period it starts in. */
+/** The cheapest window of a local day (an export tariff's: the dearest), with the settlement period it starts in. */
 interface WindowRow {
   key: string;
   local_date: string;
@@ -56,6 +57,8 @@ export interface HtmlData {
   windows: WindowRow[];
   points: Record<string, unknown>[];
   names: Map<string, string>;
+  /** The tariffs in scope that are export tariffs (tariff_direction): their marked window is the dearest. */
+  exportTariffs: string[];
   /** A section per meter of the export's cost scope (none without cost parameters). */
   costs: CostData[];
 }
@@ -68,6 +71,7 @@ export interface PageSection {
 
 /** A section with its charts drawn, their specs beside them. */
 export interface DrawnSection {
+  kind: 'prices' | 'costs';
   page: PageSeries;
   specs: ChartSpecOf[];
 }
@@ -92,14 +96,17 @@ export async function readHtmlData(
   working('reading monthly statistics');
   const months = await monthlyStats(warehouse, { tariffs: scope.tariffs, from: scope.from, to: scope.to, rounded: true });
   working('reading cheapest windows');
-  // the cheapest 2-hour window of each day
+  // an export tariff earns most in its dearest hours: its marked window is the highest-priced
+  const exportTariffs = (await warehouse.all(`SELECT code FROM (SELECT unnest($tariffs) AS code)
+    WHERE tariff_direction(code) = 'EXPORT' ORDER BY code`, { tariffs: params.tariffs! })).map((r) => String(r.code));
+  // the cheapest (export: dearest) 2-hour window of each day
   const windows = (await warehouse.all(`
     SELECT w.tariff_code, w.payment_method, w.rate_type, CAST(w.local_date AS VARCHAR) AS local_date,
            CAST(epoch(w.start - d.day_start) / 1800 + 1 AS INTEGER) AS period,
            w.local_start, w.local_end, ${D('w.mean_inc_vat')} AS mean_inc_vat
-    FROM (SELECT unnest($tariffs) AS code) AS t,
+    FROM (SELECT code, tariff_direction(code) = 'EXPORT' AS is_export FROM (SELECT unnest($tariffs) AS code)) AS t,
          LATERAL cheapest_window_per_day(t.code, ${HTML_LIMITS.cheapestSlots},
-                                         CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ)) AS w
+                                         CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ), highest := t.is_export) AS w
     JOIN london_days AS d ON d.local_date = w.local_date`, params)).map((w): WindowRow => ({
     key: seriesLabel({ tariff_code: w.tariff_code, payment_method: w.payment_method, rate_type: w.rate_type }), local_date: String(w.local_date), period: Number(w.period),
     local_start: String(w.local_start), local_end: String(w.local_end), mean_inc_vat: Number(w.mean_inc_vat),
@@ -127,7 +134,7 @@ export async function readHtmlData(
   working('reading series names');
   const names = await seriesNames(warehouse);
   const costs = costParams ? await costData(warehouse, costParams, working) : [];
-  return { daily, months, windows, points, names, costs };
+  return { daily, months, windows, points, names, exportTariffs, costs };
 }
 
 /** The page's sections in order: each price series, then each meter's costs. */
@@ -148,9 +155,11 @@ export function pageSections(data: HtmlData, logger: Logger): PageSection[] {
 
 /** The page of the sections drawn, in their order. */
 export function assemblePage(data: HtmlData, drawn: readonly DrawnSection[]): HtmlReport {
+  const priceSeries = drawn.filter((d) => d.kind === 'prices').length;
+  const meters = drawn.length - priceSeries;
   const html = renderReportPage({
     title: 'Half-hourly electricity prices',
-    description: `${drawn.length} price series; local days ${data.daily[0]?.local_date ?? '–'} to ${maxDate(data.daily)} (Europe/London). ` +
+    description: `${priceSeries} price series${meters > 0 ? ` and the costs of ${meters} meter${meters === 1 ? '' : 's'}` : ''}; local days ${data.daily[0]?.local_date ?? '–'} to ${maxDate(data.daily)} (Europe/London). ` +
       'Prices in p/kWh including VAT. Times are Europe/London wall-clock time; the x axis of a daily chart is elapsed time, so a day when the clocks change is 23 or 25 hours long.',
     limits: `Per series: the last ${HTML_LIMITS.days} local days, one chart for each of at most ${HTML_LIMITS.months} earlier months, and one chart of every month. The full data are in the CSV/Parquet files.`,
     series: drawn.map((d) => d.page),
@@ -162,6 +171,7 @@ export function assemblePage(data: HtmlData, drawn: readonly DrawnSection[]): Ht
 /** A price series' section: its last days, earlier months and every month. */
 async function priceSection(data: HtmlData, seriesKey: string, days: DailyRow[], renderSvg: (spec: TopLevelSpec) => Promise<string>): Promise<DrawnSection> {
   const windowOf = new Map(data.windows.filter((w) => w.key === seriesKey).map((w) => [w.local_date, w]));
+  const highest = data.exportTariffs.includes(days[0]!.tariff_code);
   const specs: ChartSpecOf[] = [];
   const chart = async (kind: 'day' | 'month' | 'history', period: string, spec: TopLevelSpec): Promise<PageChart> => {
     specs.push({ series: seriesKey, kind, period, spec });
@@ -180,10 +190,10 @@ async function priceSection(data: HtmlData, seriesKey: string, days: DailyRow[],
       localDate: day.local_date,
       slotsInDay: day.expected_slots,
       points: dayPoints,
-      ...(window ? { cheapest: { period: window.period, slots: HTML_LIMITS.cheapestSlots } } : {}),
+      ...(window ? { cheapest: { period: window.period, slots: HTML_LIMITS.cheapestSlots, highest } } : {}),
       yDomain,
       title: `${day.local_date} (${weekday(day.local_date)})`,
-      subtitle: daySubtitle(day, window),
+      subtitle: daySubtitle(day, window, highest),
     })));
   }
   // Months holding days before the daily charts, newest first, at most HTML_LIMITS.months.
@@ -210,9 +220,10 @@ async function priceSection(data: HtmlData, seriesKey: string, days: DailyRow[],
       days: values,
       title: monthName(month),
       yDomain: monthDomain,
+      highest,
       subtitle: [
         `${monthDays.length} day${monthDays.length === 1 ? '' : 's'} · ${negatives} negative half-hour${negatives === 1 ? '' : 's'}`,
-        'daily mean, min–max and cheapest 2 h mean (p/kWh inc VAT)',
+        `daily mean, min–max and ${highest ? 'dearest' : 'cheapest'} 2 h mean (p/kWh inc VAT)`,
       ],
     })));
   }
@@ -234,7 +245,7 @@ async function priceSection(data: HtmlData, seriesKey: string, days: DailyRow[],
     months: monthCharts,
     monthsNotCharted: Math.max(0, earlier.length - HTML_LIMITS.months),
   };
-  return { page, specs };
+  return { kind: 'prices', page, specs };
 }
 
 /** One price axis for a series' day charts: their lowest and highest price (0 always shown), a
@@ -280,10 +291,11 @@ function seriesFacts(days: DailyRow[]): [string, string][] {
   return facts;
 }
 
-function daySubtitle(day: DailyRow, window: WindowRow | undefined): string[] {
+function daySubtitle(day: DailyRow, window: WindowRow | undefined, highest: boolean): string[] {
   const change = day.expected_slots === 46 ? ' (clocks forward)' : day.expected_slots === 50 ? ' (clocks back)' : '';
   const second = [];
-  if (window) second.push(`cheapest 2 h ${window.local_start.slice(11, 16)}–${window.local_end.slice(11, 16)} at ${window.mean_inc_vat.toFixed(2)}`);
+  const which = highest ? 'dearest' : 'cheapest';
+  if (window) second.push(`${which} 2 h ${window.local_start.slice(11, 16)}–${window.local_end.slice(11, 16)} at ${window.mean_inc_vat.toFixed(2)}`);
   if (day.negative_slots > 0) second.push(`${day.negative_slots} negative half-hour${day.negative_slots === 1 ? '' : 's'}`);
   return [
     `${day.slots} of ${day.expected_slots} half-hours${change} · min ${day.min_inc_vat.toFixed(2)} · mean ${day.mean_inc_vat.toFixed(2)} · max ${day.max_inc_vat.toFixed(2)}`,

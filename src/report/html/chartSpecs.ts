@@ -9,6 +9,8 @@ export const COLORS = {
   range: '#aec7e8',
   negative: '#d62728',
   cheapest: '#2ca02c',
+  /** An export tariff's marked window: its highest-priced 2 hours, the best time to export. */
+  dearest: '#ff7f0e',
 } as const;
 
 const WIDTH = 470;
@@ -27,8 +29,9 @@ export interface DayChartInput {
   /** Half-hours in the local day (46, 48 or 50). */
   slotsInDay: number;
   points: DayPoint[];
-  /** The cheapest window: first period and number of half-hours. */
-  cheapest?: { period: number; slots: number };
+  /** The window marked: first period and number of half-hours; the cheapest, or with `highest`
+   *  (an export tariff) the dearest. */
+  cheapest?: { period: number; slots: number; highest?: boolean };
   /** The price axis, shared by every day chart of a series so that neighbouring days compare. */
   yDomain?: [number, number];
   title: string;
@@ -55,6 +58,8 @@ export interface MonthChartInput {
   subtitle?: string | string[];
   /** The price axis every month chart of the series shares (sharedPriceAxis of their days). */
   yDomain?: [number, number] | undefined;
+  /** cheapestMean is the dearest window's mean (an export tariff). */
+  highest?: boolean;
 }
 
 export interface HistoryMonth {
@@ -140,7 +145,7 @@ export function dayChartSpec(input: DayChartInput): TopLevelSpec {
     const from = (input.cheapest.period - 1) / 2;
     layers.push({
       data: { values: [{ h: from, h2: from + input.cheapest.slots / 2 }] },
-      mark: { type: 'rect', color: COLORS.cheapest, opacity: 0.18 },
+      mark: { type: 'rect', color: input.cheapest.highest ? COLORS.dearest : COLORS.cheapest, opacity: 0.18 },
       encoding: { x: { field: 'h', ...x }, x2: { field: 'h2' } },
     });
   }
@@ -207,7 +212,7 @@ export function monthChartSpec(input: MonthChartInput): TopLevelSpec {
   if (cheapest.length > 0) {
     layers.push({
       data: { values: cheapest },
-      mark: { type: 'line', color: COLORS.cheapest, strokeWidth: 1.5, strokeDash: [4, 2] },
+      mark: { type: 'line', color: input.highest ? COLORS.dearest : COLORS.cheapest, strokeWidth: 1.5, strokeDash: [4, 2] },
       encoding: { x, y: { field: 'cheapestMean', type: 'quantitative' } },
     });
   }

@@ -67,9 +67,10 @@ export function costSubtitle(isExport: boolean, days: number, standingMissingDay
   return `monthly total, £ inc VAT, at the agreements and at each compared tariff: ${included}`;
 }
 
-type MonthlyRow = {
+export type MonthlyRow = {
   scenario: string; tariff_code: string | null; month: string; total_gbp: number | null; complete: boolean;
   days: number; standing_charge_missing_days: number; carried_half_hours: number; carried_from: string | null;
+  missing_prices: number; missing_readings: number; missing_half_hours: number;
 };
 
 /** One meter's cost section, as read from the warehouse (costPages draws it). */
@@ -91,7 +92,8 @@ export async function costData(warehouse: Warehouse, params: Params, working: (w
     const tariffs = meter.tariffs as string[];
     const monthly = (await warehouse.all(`
       SELECT scenario, tariff_code, strftime(month, '%Y-%m') AS month, CAST(total_gbp AS DOUBLE) AS total_gbp, complete,
-             days, standing_charge_missing_days, carried_half_hours, CAST(carried_from AS VARCHAR) AS carried_from
+             days, standing_charge_missing_days, carried_half_hours, CAST(carried_from AS VARCHAR) AS carried_from,
+             missing_prices, missing_readings, missing_half_hours
       FROM export_monthly_costs
       WHERE meter_point = $mp
       ORDER BY scenario, month`, { mp })) as MonthlyRow[];
@@ -103,6 +105,20 @@ export async function costData(warehouse: Warehouse, params: Params, working: (w
     out.push({ mp, isExport: meter.is_export === true, tariffs, monthly, daily });
   }
   return out;
+}
+
+/** Why months are incomplete, in words: each reason with the number of months it holds in (in any
+ *  scenario), e.g. ": no standing charges stored (12), half-hours without a reading (1)". */
+export function incompleteWhy(monthly: readonly MonthlyRow[], incomplete: readonly string[]): string {
+  if (incomplete.length === 0) return '';
+  const reasons: [string, (m: MonthlyRow) => boolean][] = [
+    ['no standing charges stored', (m) => m.standing_charge_missing_days > 0],
+    ['half-hours without a reading', (m) => m.missing_readings > 0 || m.missing_half_hours > 0],
+    ['half-hours without a price', (m) => m.missing_prices > 0],
+  ];
+  const said = reasons.map(([why, holds]) => [why, incomplete.filter((month) => monthly.some((m) => m.month === month && holds(m))).length] as const)
+    .filter(([, n]) => n > 0).map(([why, n]) => `${why} (${n === incomplete.length ? 'every one' : `${n} month${n === 1 ? '' : 's'}`})`);
+  return said.length > 0 ? ` — ${said.join(', ')} (see monthly_costs)` : ' (see monthly_costs)';
 }
 
 /** One meter's cost section: its monthly totals by scenario and its daily consumption. */
@@ -129,13 +145,14 @@ export async function costSection(
   const dailySpec = dailyConsumptionChartSpec(daily, `Daily ${meter.isExport ? 'export' : 'consumption'} and price, ${mp}`, 'kWh');
   return {
     specs: [{ series: mp, kind: 'monthly_cost', period: 'all', spec: monthlySpec }, { series: mp, kind: 'daily_consumption', period: 'all', spec: dailySpec }],
+    kind: 'costs',
     page: {
       id: `meter_${mp}`,
       heading: `Costs: ${role} ${mp}`,
       facts: [
         ['compared tariffs', tariffs.map(named).join('; ') || '(none with prices during the readings)'],
         ['local days', daily.length ? `${daily.length} (${daily[0]!.local_date} to ${daily.at(-1)!.local_date})` : '0'],
-        ['months', `${months.length}; incomplete: ${incomplete.length} of ${months.length} (a missing reading, price or standing charge in any scenario; see monthly_costs)`],
+        ['months', `${months.length}; incomplete: ${incomplete.length} of ${months.length}${incompleteWhy(monthly, incomplete)}`],
         ['standing charges', meter.isExport ? 'none (an export meter)' : standingMissing === 0 ? 'included'
           : `not stored for ${standingMissing} of ${allDays} scenario-days: ${standingMissing >= allDays ? 'energy only' : 'partly energy only'}`],
         ...(carried.length > 0 ? [['carried prices', `${carried.map(labelOf).join('; ')}: priced partly or wholly at a last published rate ` +
@@ -145,6 +162,10 @@ export async function costSection(
       days: [],
       months: [{ kind: 'month', period: 'all', svg: await renderSvg(dailySpec) }],
       monthsNotCharted: 0,
+      headings: {
+        history: `Monthly ${meter.isExport ? 'earnings' : 'cost'} at the agreements and at each compared tariff`,
+        months: `Daily ${meter.isExport ? 'export' : 'consumption'} and the price paid, ${daily.length} local day${daily.length === 1 ? '' : 's'}`,
+      },
     },
   };
 }

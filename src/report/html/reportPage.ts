@@ -21,6 +21,9 @@ export interface PageSeries {
   months: PageChart[];
   /** Months older than the charted ones, covered only by the history chart. */
   monthsNotCharted: number;
+  /** Headings of the history, days and months blocks, when not a price series' own ("All months",
+   *  "Last n local days", "Earlier months (n, newest first)"): a cost section says what its charts are. */
+  headings?: { history?: string; days?: string; months?: string };
 }
 
 export interface PageModel {
@@ -64,6 +67,7 @@ figure { margin: 0; }
 <span><i style="background:${COLORS.range}"></i>daily or monthly min–max</span>
 <span><i style="background:${COLORS.negative}"></i>negative prices</span>
 <span><i style="background:${COLORS.cheapest}"></i>cheapest 2-hour window</span>
+<span><i style="background:${COLORS.dearest}"></i>dearest 2-hour window (export tariffs: the best time to export)</span>
 </p>
 <ul>
 ${toc}
@@ -81,10 +85,14 @@ function renderSeries(series: PageSeries): string {
     `<h2>${text(series.heading)}</h2>`,
     `<dl class="facts">${facts}</dl>`,
   ];
-  if (series.history) parts.push('<h3>All months</h3>', figures([series.history]));
-  if (series.days.length > 0) parts.push(`<h3>Last ${series.days.length} local day${series.days.length === 1 ? '' : 's'}</h3>`, figures(series.days));
+  const h = series.headings ?? {};
+  if (series.history) parts.push(`<h3>${text(h.history ?? 'All months')}</h3>`, figures([series.history]));
+  if (series.days.length > 0) {
+    parts.push(`<h3>${text(h.days ?? `Last ${series.days.length} local day${series.days.length === 1 ? '' : 's'}`)}</h3>`, figures(series.days));
+  }
   if (series.months.length > 0) {
-    parts.push(`<h3>Earlier months (${series.months.length}, newest first)</h3>`, figures(series.months));
+    const earlier = `Earlier months (${series.months.length === 1 ? 'one month' : `${series.months.length}, newest first`})`;
+    parts.push(`<h3>${text(h.months ?? earlier)}</h3>`, figures(series.months));
   }
   if (series.monthsNotCharted > 0) {
     parts.push(`<p class="note">${series.monthsNotCharted} older month${series.monthsNotCharted === 1 ? ' is' : 's are'} shown only in the all-months chart.</p>`);
