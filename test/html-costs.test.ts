@@ -173,13 +173,13 @@ describe('a cost query that fails', () => {
     copyFileSync(db, broken);
     const warehouse = await Warehouse.open(broken);
     try {
-      await warehouse.run('DROP MACRO TABLE tariff_comparison');
+      await warehouse.run('DROP MACRO TABLE portfolio_comparison');
     } finally {
       warehouse.close();
     }
     const result = await runCli(['export', '--db', broken, '--out', tmp.file('broken-out'), '--format', 'html,csv']);
     expect(result.code, result.stderr).toBe(1);
-    expect(result.stderr).toMatch(/^tariffs: Catalog Error: Table Function with name tariff_comparison does not exist/m);
+    expect(result.stderr).toMatch(/^tariffs: Catalog Error: Table Function with name portfolio_comparison does not exist/m);
     expect(result.stderr).not.toMatch(/node:internal|Node\.js v/);
   });
 });

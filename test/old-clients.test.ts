@@ -120,6 +120,16 @@ const MACRO_CALLS: Record<string, string[]> = {
     from(`consumption_pricing('${EXPORT_MP}', ['actual'], ${at('2024-02-28 00:00:00')}, NULL)`),
   ],
   half_hour_costs: [from(`half_hour_costs('${IMPORT_MP}', '${FLEXIBLE}', ${SWITCH}, payment := 'NON_DIRECT_DEBIT')`)],
+  portfolio_pricing: [
+    from(`portfolio_pricing(['actual', '${FLEXIBLE}'], ${SWITCH}, meters := ['${IMPORT_MP}:${IMPORT_SERIAL}', '${EXPORT_MP}'], mismatches := 'skip')`),
+    from(`portfolio_pricing(['actual'], ${at('2024-02-27 00:00:00')}, NULL, whole_days := true, payment := 'NON_DIRECT_DEBIT')`),
+  ],
+  portfolio_daily_costs: [from(`portfolio_daily_costs(['actual', '${AGILE_J}'], ${SWITCH}, mismatches := 'skip')`)],
+  portfolio_monthly_costs: [from(`portfolio_monthly_costs(['actual', '${FLEXIBLE}', '${OUTGOING}'], ${HALF_YEAR}, mismatches := 'skip')`)],
+  portfolio_comparison: [
+    from(`portfolio_comparison(['${AGILE_J}', '${FLEXIBLE}', '${OUTGOING}'], ${HALF_YEAR}, mismatches := 'skip')`),
+    from(`portfolio_comparison(['${AGILE_J}'], ${SWITCH}, meters := ['${IMPORT_MP}'])`),
+  ],
   daily_costs: [from(`daily_costs('${IMPORT_MP}', NULL, ${TWO_MONTHS})`)],
   monthly_costs: [from(`monthly_costs('${IMPORT_MP}', NULL, ${HALF_YEAR})`)],
   scenario_daily_costs: [from(`scenario_daily_costs('${IMPORT_MP}', ['actual', '${FLEXIBLE}'], ${TWO_MONTHS})`)],

@@ -128,6 +128,13 @@ const MACRO_CALLS: Record<string, string[]> = {
     `SELECT * FROM consumption_pricing('${IMPORT}:${IMPORT_SERIAL}', ['actual'], ${COST_SPRING}, whole_days := true)`,
   ],
   half_hour_costs: [`SELECT * FROM half_hour_costs('${IMPORT}', NULL, ${COST_SPRING})`],
+  portfolio_pricing: [
+    `SELECT * FROM portfolio_pricing(['actual', '${J}'], ${COST_FALL}, mismatches := 'skip')`,
+    `SELECT * FROM portfolio_pricing(['actual'], ${COST_SPRING}, meters := ['${IMPORT}:${IMPORT_SERIAL}', '${GAS}'], whole_days := true)`,
+  ],
+  portfolio_daily_costs: [`SELECT * FROM portfolio_daily_costs(['actual', '${VAR}'], ${COST_FALL}, mismatches := 'skip')`],
+  portfolio_monthly_costs: [`SELECT * FROM portfolio_monthly_costs(['actual', '${J}', '${OUTGOING}'], ${MONTHS_FALL}, mismatches := 'skip')`],
+  portfolio_comparison: [`SELECT * FROM portfolio_comparison(['${J}', '${VAR}', '${OUTGOING}'], ${MONTHS_SPRING}, mismatches := 'skip')`],
   daily_costs: [`SELECT * FROM daily_costs('${GAS}', NULL, ${COST_FALL})`],
   monthly_costs: [`SELECT * FROM monthly_costs('${IMPORT}', '${J}', NULL, NULL, payment := 'NON_DIRECT_DEBIT')`],
   scenario_daily_costs: [

@@ -3,11 +3,15 @@
 -- charges), what the export meter earned at its export agreements, and net = cost - earnings
 -- (pence unrounded; net_gbp rounded once). complete only when both sides are.
 CREATE OR REPLACE MACRO net_costs(import_meter, export_meter, range_from, range_to, payment := 'DIRECT_DEBIT') AS TABLE
-WITH imp AS (
-    SELECT * FROM scenario_monthly_costs(import_meter, ['actual'], range_from, range_to, payment := payment)
+WITH both_sides AS (
+    SELECT * FROM portfolio_monthly_costs(['actual'], range_from, range_to, meters := [import_meter, export_meter],
+                                          payment := payment)
+),
+imp AS (
+    SELECT * FROM both_sides WHERE meter_point = split_part(import_meter, ':', 1)
 ),
 exp AS (
-    SELECT * FROM scenario_monthly_costs(export_meter, ['actual'], range_from, range_to, payment := payment)
+    SELECT * FROM both_sides WHERE meter_point = split_part(export_meter, ':', 1)
 )
 SELECT
     month,

@@ -94,7 +94,7 @@ export const SUM_DIGITS = 18;
 const ROUNDED_COLUMN = /(^|_)kwh$|_(inc|exc)_vat$/;
 
 /** Every column of a table macro's rows; with `rounded`, kWh and pence to 4 decimals in SQL. */
-async function select(warehouse: Warehouse, call: string, params: Params, rounded: boolean | undefined): Promise<JsRow[]> {
+export async function select(warehouse: Warehouse, call: string, params: Params, rounded: boolean | undefined): Promise<JsRow[]> {
   if (!rounded) return warehouse.all(`SELECT * FROM ${call}`, params);
   const reader = await warehouse.reader(`SELECT * FROM ${call} LIMIT 0`, params);
   const columns = reader.columnNames().filter((c) => ROUNDED_COLUMN.test(c));

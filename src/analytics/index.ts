@@ -16,6 +16,7 @@ export {
   costs, lastCompleteMonths, netCosts, tariffComparison,
   type ComparisonRequest, type CostPeriod, type CostRequest, type NetRequest, type PaymentMethod,
 } from './costs.js';
+export { portfolioCosts, type PortfolioAnswer, type PortfolioQuestion, type PortfolioRequest } from './portfolioCosts.js';
 export { checkWindow, type BlockCheck, type CheckRequest, type CheckResult, type CheckedWindow } from './checkWindow.js';
 export { checkSlots, type CheckSlotsRequest, type CheckSlotsResult } from './checkSlots.js';
 export { parseOffset } from './parseOffset.js';

@@ -25,8 +25,9 @@ the one rounded figure. The standing charge is charged once per Europe/London lo
 (--payment-method, else config payment_method, else DIRECT_DEBIT). Export meters earn at their
 export tariff and pay no standing charge. A half-hour without a reading or without a price is
 never priced at zero: it is counted (missing_prices, missing_readings, missing_half_hours) and the
-row is complete=false; so is a day whose standing charge is not stored. A row with nothing priced
-has no total (empty; null in JSON), never 0.00; an incomplete row's total is that of what is priced.
+row is complete=false; so is a day whose standing charge is not stored. A day's total is its energy
+priced plus its standing charge (a day without readings owes the charge); nothing priced and no
+charge: no total (empty; null in JSON), never 0.00. Months and comparisons sum their days.
 Half-hours priced at a tariff's last published rate without an end date (valid_to null), carried
 forward, are counted (carried_half_hours, from carried_from) and said on stderr.
 --meter is MPAN (every serial on it summed) or MPAN:SERIAL. --from/--to take a date (that

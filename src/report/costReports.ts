@@ -3,9 +3,9 @@
 // tariffs — the export's tariffs (and the meter's agreement tariffs) that have prices during its
 // readings and the meter's fuel and direction (tariff_direction, tariff_mismatch in sql/macros):
 // import tariffs for import meters, export (Outgoing) tariffs for export meters, gas for gas.
-// Numbers come from the scenario_monthly_costs and tariff_comparison macros of sql/macros.
+// Numbers come from the portfolio_monthly_costs and portfolio_comparison macros of sql/macros.
 import { listValue, type DuckDBValue } from '@duckdb/node-api';
-import { SUM_DIGITS, dispatchesFor } from '../analytics/costs.js';
+import { SUM_DIGITS } from '../analytics/costs.js';
 import { priceSql } from '../analytics/priceSql.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import type { ReportDefinition } from './reports.js';
@@ -21,12 +21,10 @@ export const inCostWindow = (column: string) =>
 /**
  * The export's cost scope, as temp tables the cost reports and the HTML page read:
  * export_cost_meters(meter_point, is_export, tariffs) and, for each of those meters, its rows of
- * scenario_monthly_costs (export_monthly_costs) and, unless `comparison` is false, of
- * tariff_comparison (export_tariff_comparison); returns how many meters.
- * Each macro is called once per meter with the meter, its tariffs and the range bound as values,
- * not LATERAL over export_cost_meters: with values, the macros narrow the rates to those tariffs
- * and that range before the long rates are expanded to half-hours (rate_slots_for); a lateral
- * call's arguments are columns, and DuckDB plans the macro for every meter at once.
+ * portfolio_monthly_costs (export_monthly_costs) and, unless `comparison` is false, of
+ * portfolio_comparison (export_tariff_comparison); returns how many meters. Each macro is called
+ * once for every meter, with the union of their tariffs and the range bound as values; a meter
+ * keeps 'actual' and its own tariffs.
  */
 export async function prepareCostScope(warehouse: Warehouse, params: Record<string, DuckDBValue>, { comparison = true }: { comparison?: boolean } = {}): Promise<number> {
   await warehouse.run(`
@@ -67,19 +65,21 @@ export async function prepareCostScope(warehouse: Warehouse, params: Record<stri
     FROM meters AS m`, params);
   const meters = await warehouse.all('SELECT meter_point, tariffs FROM export_cost_meters ORDER BY meter_point');
   if (meters.length === 0) return 0;
-  const each = (call: (i: number) => string) => meters.map((_, i) => `SELECT $mp_${i} AS meter_point, * FROM ${call(i)}`).join('\nUNION ALL BY NAME\n');
-  const perMeter: Record<string, DuckDBValue> = { ...params };
-  for (const [i, m] of meters.entries()) {
-    perMeter[`mp_${i}`] = String(m.meter_point);
-    perMeter[`tariffs_${i}`] = listValue((m.tariffs as string[]).map(String));
-    perMeter[`dispatches_${i}`] = await dispatchesFor(warehouse, String(m.meter_point));
-  }
-  const range = (i: number) => `CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ), payment := $payment, dispatches := $dispatches_${i}`;
+  const tariffs = [...new Set(meters.flatMap((m) => (m.tariffs as string[]).map(String)))].sort();
+  const scope: Record<string, DuckDBValue> = {
+    ...params, meters: listValue(meters.map((m) => String(m.meter_point))), compared: listValue(tariffs),
+  };
+  // every meter in one statement; each keeps 'actual' and its own compared tariffs
+  const portfolio = (macro: string, scenarios: string) => `
+    SELECT c.* FROM ${macro}(${scenarios}, CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ),
+                             meters := CAST($meters AS VARCHAR[]), payment := $payment, mismatches := 'skip') AS c
+    JOIN export_cost_meters AS m USING (meter_point)
+    WHERE c.scenario = 'actual' OR list_contains(m.tariffs, c.scenario)`;
   await warehouse.run(`CREATE OR REPLACE TEMP TABLE export_monthly_costs AS
-    ${each((i) => `scenario_monthly_costs($mp_${i}, list_prepend('actual', CAST($tariffs_${i} AS VARCHAR[])), ${range(i)})`)}`, perMeter);
+    ${portfolio('portfolio_monthly_costs', "list_prepend('actual', CAST($compared AS VARCHAR[]))")}`, scope);
   if (comparison) {
     await warehouse.run(`CREATE OR REPLACE TEMP TABLE export_tariff_comparison AS
-      ${each((i) => `tariff_comparison($mp_${i}, CAST($tariffs_${i} AS VARCHAR[]), ${range(i)})`)}`, perMeter);
+      ${portfolio('portfolio_comparison', 'CAST($compared AS VARCHAR[])')}`, scope);
   }
   return meters.length;
 }

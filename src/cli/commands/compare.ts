@@ -3,22 +3,30 @@ import type { Command } from 'commander';
 import { lastCompleteMonths, tariffComparison, type PaymentMethod } from '../../analytics/index.js';
 import { collect, configFrom, withConfig, withDb, withFormat } from '../common.js';
 import { LAYOUTS, RULES, meterFlag, paymentMethod, warnCarried, warnIncomplete } from '../costOutput.js';
+import { rule } from '../flagRules.js';
+import { printPortfolio } from '../portfolioOutput.js';
 import { output, rangeOf, withWarehouse, type RangeFlags } from '../questions.js';
 import { action } from '../run.js';
 
 interface CompareFlags extends RangeFlags {
-  meter: string;
-  tariff: string[];
+  meter?: string;
+  allMeters?: boolean;
+  tariff?: string[];
   paymentMethod?: PaymentMethod;
 }
 
 export function configure(command: Command): void {
   command
-    .requiredOption('--meter <MPAN[:SERIAL]>', 'the meter', meterFlag('--meter'))
-    .requiredOption('--tariff <code>', 'a stored tariff to compare (repeatable)', collect)
+    .option('--meter <MPAN[:SERIAL]>', 'the meter', meterFlag('--meter'))
+    .option('--all-meters', 'every meter with consumption in the range: one row per meter and scenario, meter_point first')
+    .option('--tariff <code>', 'a stored tariff to compare (repeatable; required with --meter)', collect)
     .option('--from <when>', 'range start (default: the first day of the month 12 months ago)')
     .option('--to <when>', 'range end, exclusive (default: the first day of the current month)')
     .option('--payment-method <method>', 'DIRECT_DEBIT or NON_DIRECT_DEBIT standing charges (default: config payment_method, else DIRECT_DEBIT)', paymentMethod);
+  rule<CompareFlags>(command, (f) => (f.meter === undefined) === (f.allMeters !== true),
+    'name one meter (--meter) or every meter (--all-meters)');
+  rule<CompareFlags>(command, (f) => f.meter !== undefined && (f.tariff ?? []).length === 0,
+    "required option '--tariff <code>' not specified (with --meter)");
   withFormat(withConfig(withDb(command)));
   command.addHelpText('after', `
 One row for the actual agreements (scenario 'actual') and one per --tariff: days, kwh,
@@ -27,13 +35,21 @@ actual; positive = dearer), with what is missing, and caveats: what the total re
 carried from a last published rate without an end, carried_half_hours and carried_from; days
 without a standing charge), said on stderr too. SQL: tariff_comparison(meter, [tariffs], from, to, payment := …,
 dispatches := …).
+--all-meters: every meter point with consumption in the range, each at its agreements and at the
+--tariff(s) of its fuel and direction (the others are left out for it, said on stderr; a --tariff
+that fits none is refused); priced a batch of meters at a time, a progress bar on a terminal.
+SQL: portfolio_comparison([tariffs], from, to, meters := …, mismatches := 'skip').
 ${RULES}`);
   command.action(action(async (flags: CompareFlags) => {
     const payment = flags.paymentMethod ?? configFrom(flags).paymentMethod;
     const defaults = lastCompleteMonths(new Date());
     const range = flags.from === undefined && flags.to === undefined ? { from: defaults.from, to: defaults.to } : rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
-      const rows = await tariffComparison(warehouse, { meter: flags.meter, tariffs: flags.tariff, payment, ...range, rounded: true });
+      if (flags.meter === undefined) {
+        await printPortfolio(warehouse, format, 'compare', { tariffs: flags.tariff ?? [], payment, ...range, rounded: true });
+        return;
+      }
+      const rows = await tariffComparison(warehouse, { meter: flags.meter, tariffs: flags.tariff ?? [], payment, ...range, rounded: true });
       warnIncomplete(rows);
       warnCarried(rows);
       output(rows, format, LAYOUTS.compare);

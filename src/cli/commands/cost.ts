@@ -7,11 +7,13 @@ import {
 import { configFrom, withConfig, withDb, withFormat } from '../common.js';
 import { LAYOUTS, PERIODS, RULES, agreementsHint, meterFlag, paymentMethod, warnCarried, warnIncomplete } from '../costOutput.js';
 import { oneOf, parsed, rule } from '../flagRules.js';
+import { printPortfolio } from '../portfolioOutput.js';
 import { output, rangeOf, withWarehouse, type RangeFlags } from '../questions.js';
 import { action } from '../run.js';
 
 interface CostFlags extends RangeFlags {
-  meter: string;
+  meter?: string;
+  allMeters?: boolean;
   tariff?: string;
   per?: CostPeriod;
   paymentMethod?: PaymentMethod;
@@ -21,7 +23,8 @@ interface CostFlags extends RangeFlags {
 
 export function configure(command: Command): void {
   command
-    .requiredOption('--meter <MPAN[:SERIAL]>', 'the meter (gas: MPRN)', meterFlag('--meter'))
+    .option('--meter <MPAN[:SERIAL]>', 'the meter (gas: MPRN)', meterFlag('--meter'))
+    .option('--all-meters', 'every meter with consumption in the range, per day or month: meter_point first')
     .option('--tariff <code>', 'price the consumption at this stored tariff instead of the agreements in force')
     .option('--from <when>', 'range start (default: the first reading)')
     .option('--to <when>', 'range end, exclusive (default: the end of the last reading)')
@@ -30,6 +33,10 @@ export function configure(command: Command): void {
     .option('--export-meter <MPAN[:SERIAL]>', 'the export meter: per month, import cost, export earnings and net', meterFlag('--export-meter'))
     .option('--dispatches <which>', 'Intelligent Octopus Go: planned|completed|none (default: completed where known, else planned for the future)',
       parsed('--dispatches', parseDispatchMode));
+  rule<CostFlags>(command, (f) => (f.meter === undefined) === (f.allMeters !== true),
+    'name one meter (--meter) or every meter (--all-meters)');
+  rule<CostFlags>(command, (f) => f.allMeters === true && (f.exportMeter !== undefined || f.per === 'half-hour'),
+    '--all-meters: per day or month (--per day|month), without --export-meter (SQL: portfolio_pricing for half-hours)');
   rule<CostFlags>(command, (f) => f.exportMeter !== undefined && (f.tariff !== undefined || (f.per !== undefined && f.per !== 'month')),
     '--export-meter: the net is per month at the agreements (no --tariff, --per month)');
   withFormat(withConfig(withDb(command)));
@@ -40,6 +47,9 @@ Intelligent Octopus Go (a meter whose account has such an agreement and its disp
 a half-hour a dispatch touches is priced at the day's off-peak rate, up to 6 hours of dispatched
 half-hours a Europe/London day (sql/macros/effective_rates_with.sql); --dispatches picks which
 count, said on stderr (SQL: dispatches := 'default'|'completed'|'planned'|'none').
+--all-meters: every meter point with consumption in the range (a --tariff only for the meters of
+its fuel and direction), a progress bar on a terminal. SQL: portfolio_daily_costs([scenario],
+from, to, meters := …), portfolio_monthly_costs(…), portfolio_pricing(…) per half-hour.
 ${RULES}`);
   command.action(action(async (flags: CostFlags) => {
     const per = flags.per ?? 'day';
@@ -47,12 +57,18 @@ ${RULES}`);
     const payment = flags.paymentMethod ?? configFrom(flags).paymentMethod;
     const dispatches = flags.dispatches ?? parseDispatchMode(undefined);
     await withWarehouse(flags, async (warehouse, format) => {
+      if (flags.meter === undefined) {
+        await printPortfolio(warehouse, format, per === 'month' ? 'month' : 'day',
+          { tariffs: flags.tariff ? [flags.tariff] : [], payment, dispatches, ...range, rounded: true });
+        return;
+      }
+      const meter = flags.meter;
       const rows = flags.exportMeter === undefined
-        ? await costs(warehouse, { meter: flags.meter, ...(flags.tariff ? { tariff: flags.tariff } : {}), per, payment, dispatches, ...range, rounded: true })
-        : await netCosts(warehouse, { importMeter: flags.meter, exportMeter: flags.exportMeter, payment, ...range, rounded: true });
-      warnIncomplete(rows, flags.tariff === undefined ? agreementsHint(flags.meter) : '');
+        ? await costs(warehouse, { meter, ...(flags.tariff ? { tariff: flags.tariff } : {}), per, payment, dispatches, ...range, rounded: true })
+        : await netCosts(warehouse, { importMeter: meter, exportMeter: flags.exportMeter, payment, ...range, rounded: true });
+      warnIncomplete(rows, flags.tariff === undefined ? agreementsHint(meter) : '');
       warnCarried(rows);
-      if (flags.exportMeter === undefined && await meterOnIog(warehouse, flags.meter)) {
+      if (flags.exportMeter === undefined && await meterOnIog(warehouse, meter)) {
         process.stderr.write(`tariffs: Intelligent Octopus Go dispatches counted: ${describeDispatchMode(dispatches)} (SQL: dispatches := '${dispatches}')\n`);
       }
       output(rows, format, LAYOUTS[flags.exportMeter === undefined ? per : 'net']);

@@ -1,0 +1,69 @@
+-- portfolio_comparison(tariffs, range_from, range_to, meters := NULL, payment := 'DIRECT_DEBIT',
+-- dispatches := 'default', mismatches := 'refuse'): each meter point's consumption priced under
+-- its agreements ('actual') and under each tariff of the list, over the local days of the range,
+-- one row per meter point and scenario: the days of portfolio_daily_costs summed (kWh, energy,
+-- standing charges, total; pence unrounded, total_gbp rounded once), the difference to the
+-- meter's actual agreements (difference_gbp, positive = dearer), what is missing, and caveats
+-- (prices carried past the last published rate, standing charges missing; NULL when neither).
+-- mismatches 'skip': a tariff of another fuel or direction is left out for that meter.
+-- per_scenario → final.
+CREATE OR REPLACE MACRO portfolio_comparison(tariffs, range_from, range_to, meters := NULL,
+                                             payment := 'DIRECT_DEBIT', dispatches := 'default',
+                                             mismatches := 'refuse') AS TABLE
+WITH per_scenario AS (
+    SELECT meter_point, scenario,
+           string_agg(DISTINCT tariff_code, ' + ' ORDER BY tariff_code) AS tariff_code,
+           min(local_date) AS first_date,
+           max(local_date) AS last_date,
+           count(*) AS days,
+           sum(kwh) AS kwh,
+           sum(energy_cost_inc_vat) AS energy_cost_inc_vat,
+           sum(standing_charge_inc_vat) AS standing_charge_inc_vat,
+           sum(total_inc_vat) AS total_inc_vat,
+           sum(total_exc_vat) AS total_exc_vat,
+           sum(missing_prices) AS missing_prices,
+           sum(missing_readings) AS missing_readings,
+           sum(missing_half_hours) AS missing_half_hours,
+           count(*) FILTER (WHERE standing_charge_missing) AS standing_charge_missing_days,
+           bool_and(complete) AS complete,
+           sum(half_hours) AS half_hours,
+           sum(carried_half_hours) AS carried_half_hours,
+           min(carried_from) AS carried_from
+    FROM portfolio_daily_costs(list_prepend('actual', CAST(tariffs AS VARCHAR[])), range_from, range_to,
+                               meters := meters, payment := payment, dispatches := dispatches,
+                               mismatches := mismatches)
+    GROUP BY meter_point, scenario
+)
+SELECT
+    -- the meter point, the scenario ('actual' = the agreements in force) and its tariffs, the days covered
+    p.meter_point,
+    p.scenario,
+    p.tariff_code,
+    p.first_date,
+    p.last_date,
+    CAST(p.days AS INTEGER) AS days,
+    -- energy and costs, pence, unrounded; total_gbp rounded once
+    p.kwh,
+    p.energy_cost_inc_vat,
+    p.standing_charge_inc_vat,
+    p.total_inc_vat,
+    p.total_exc_vat,
+    CAST(CAST(p.total_inc_vat AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS total_gbp,
+    CAST(CAST(p.total_inc_vat - a.total_inc_vat AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS difference_gbp,
+    -- what is missing
+    CAST(p.missing_prices AS INTEGER) AS missing_prices,
+    CAST(p.missing_readings AS INTEGER) AS missing_readings,
+    CAST(p.missing_half_hours AS INTEGER) AS missing_half_hours,
+    CAST(p.standing_charge_missing_days AS INTEGER) AS standing_charge_missing_days,
+    p.complete,
+    -- what the figure rests on: prices carried past the last published rate, standing charges missing
+    CAST(p.carried_half_hours AS INTEGER) AS carried_half_hours,
+    p.carried_from,
+    nullif(concat_ws('; ',
+        CASE WHEN p.carried_half_hours > 0
+             THEN 'prices of ' || p.carried_half_hours || ' of ' || p.half_hours || ' half-hours carried from the last published rate (open-ended, from '
+                  || strftime(p.carried_from, '%Y-%m-%d') || ')' END,
+        CASE WHEN p.standing_charge_missing_days > 0
+             THEN 'no standing charge stored for ' || p.standing_charge_missing_days || ' of ' || p.days || ' days (energy only)' END), '') AS caveats
+FROM per_scenario AS p
+LEFT JOIN per_scenario AS a ON a.meter_point = p.meter_point AND a.scenario = 'actual';

@@ -1,0 +1,89 @@
+-- portfolio_daily_costs(scenarios, range_from, range_to, meters := NULL, payment := 'DIRECT_DEBIT',
+-- dispatches := 'default', mismatches := 'refuse'): each meter point's Europe/London local days
+-- (whose midnight lies in the range; a NULL bound: the days of its first / last reading) per
+-- scenario (see portfolio_pricing): kWh, energy cost, the standing charge (once per local day: the
+-- charge of the day's tariff valid at the day's start, for the payment method given, else the one
+-- quoted without one; none for export meters) and the total, pence unrounded, total_gbp rounded
+-- once. A day's total is its energy (what is priced) plus its standing charge: a day without
+-- readings owes its standing charge; with nothing priced and no standing charge it has no total
+-- (NULL, never zero). complete: every half-hour has a reading and a price, and the charge is known.
+-- priced → days → standing → final.
+CREATE OR REPLACE MACRO portfolio_daily_costs(scenarios, range_from, range_to, meters := NULL,
+                                              payment := 'DIRECT_DEBIT', dispatches := 'default',
+                                              mismatches := 'refuse') AS TABLE
+WITH days AS (
+    SELECT meter_point, scenario, local_date,
+           min(slot_start) AS day_start,
+           arg_min(tariff_code, slot_start) AS day_tariff,
+           count(*) AS half_hours,
+           sum(kwh) AS kwh,
+           sum(cost_inc_vat) AS energy_cost_inc_vat,
+           sum(cost_exc_vat) AS energy_cost_exc_vat,
+           count(*) FILTER (WHERE NOT has_price) AS missing_prices,
+           count(*) FILTER (WHERE NOT has_reading) AS missing_readings,
+           count(*) FILTER (WHERE NOT (has_price AND has_reading)) AS missing_half_hours,
+           count(*) FILTER (WHERE carried) AS carried_half_hours,
+           min(carried_from) AS carried_from
+    FROM portfolio_pricing(scenarios, range_from, range_to, meters := meters, payment := payment,
+                           whole_days := true, dispatches := dispatches, mismatches := mismatches)
+    GROUP BY meter_point, scenario, local_date
+),
+standing AS (
+    SELECT d.meter_point, d.scenario, d.local_date, s.value_inc_vat, s.value_exc_vat
+    FROM days AS d
+    JOIN standing_charges AS s
+      ON s.tariff_code = d.day_tariff
+     AND s.valid_from <= d.day_start
+     AND (s.valid_to IS NULL OR s.valid_to > d.day_start)
+     AND coalesce(s.payment_method, payment) = payment
+    QUALIFY row_number() OVER (PARTITION BY d.meter_point, d.scenario, d.local_date
+                               ORDER BY s.payment_method NULLS LAST, s.valid_from DESC) = 1
+),
+final AS (
+    SELECT d.*,
+           coalesce(m.is_export, false) AS is_export,
+           CASE WHEN m.is_export THEN 0 ELSE s.value_inc_vat END AS standing_charge_inc_vat,
+           CASE WHEN m.is_export THEN 0 ELSE s.value_exc_vat END AS standing_charge_exc_vat,
+           -- what the total adds: nothing for an export meter (no charge), NULL when unknown
+           CASE WHEN m.is_export THEN NULL ELSE s.value_inc_vat END AS owed_inc_vat,
+           CASE WHEN m.is_export THEN NULL ELSE s.value_exc_vat END AS owed_exc_vat
+    FROM days AS d
+    LEFT JOIN meter_points AS m USING (meter_point)
+    LEFT JOIN standing AS s USING (meter_point, scenario, local_date)
+),
+totals AS (
+    SELECT *,
+           CASE WHEN energy_cost_inc_vat IS NOT NULL OR owed_inc_vat IS NOT NULL
+                THEN coalesce(energy_cost_inc_vat, 0) + coalesce(owed_inc_vat, 0) END AS total_inc_vat,
+           CASE WHEN energy_cost_exc_vat IS NOT NULL OR owed_exc_vat IS NOT NULL
+                THEN coalesce(energy_cost_exc_vat, 0) + coalesce(owed_exc_vat, 0) END AS total_exc_vat
+    FROM final
+)
+SELECT
+    -- the meter point, the scenario ('actual' or a tariff code), the tariff at the day's start, the day
+    meter_point,
+    scenario,
+    day_tariff AS tariff_code,
+    local_date,
+    CAST(half_hours AS INTEGER) AS half_hours,
+    is_export,
+    -- energy and costs, pence inc/exc VAT, unrounded
+    kwh,
+    energy_cost_inc_vat,
+    energy_cost_exc_vat,
+    standing_charge_inc_vat,
+    standing_charge_exc_vat,
+    -- energy priced plus the standing charge; nothing of either: no total, never a zero
+    total_inc_vat,
+    total_exc_vat,
+    CAST(CAST(total_inc_vat AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS total_gbp,
+    -- what is missing (never priced at zero)
+    CAST(missing_prices AS INTEGER) AS missing_prices,
+    CAST(missing_readings AS INTEGER) AS missing_readings,
+    CAST(missing_half_hours AS INTEGER) AS missing_half_hours,
+    standing_charge_inc_vat IS NULL AS standing_charge_missing,
+    missing_half_hours = 0 AND standing_charge_inc_vat IS NOT NULL AS complete,
+    -- half-hours priced at a last published rate carried forward (see portfolio_pricing)
+    CAST(carried_half_hours AS INTEGER) AS carried_half_hours,
+    carried_from
+FROM totals;
