@@ -1,6 +1,7 @@
-// Writes half-hourly readings of one meter: appender into a temp staging table, local date and
-// settlement period from london_local (sql/macros/london_local.sql), changed readings kept in consumption_revisions, then
-// upsert — in the caller's transaction (a file import is stored whole or not at all).
+// Writes half-hourly readings: one meter's through an appender into a temp staging table, local date and
+// settlement period from london_local (sql/macros/london_local.sql), or any staged rows set-wise (a long
+// file); changed readings kept in consumption_revisions, then upsert — in the caller's transaction
+// (a file import is stored whole or not at all).
 import type { Warehouse } from './Warehouse.js';
 
 export interface ConsumptionReading {
@@ -77,25 +78,31 @@ export async function writeConsumption(warehouse: Warehouse, batch: ConsumptionB
   // Materialised once: the three statements below join plain rows (joining the CTE with the
   // bound parameters directly made DuckDB pick a plan thousands of times slower).
   await warehouse.run(`CREATE OR REPLACE TEMP TABLE ${STAGE}_rows AS ${staged}`, params);
+  return mergeConsumption(warehouse, `${STAGE}_rows`, batch.runId, batch.now);
+}
+
+/** Merges `rows` (a table or parenthesised query with consumption's columns, in its order) into
+ *  consumption: changed readings into consumption_revisions first. In the caller's transaction. */
+export async function mergeConsumption(warehouse: Warehouse, rows: string, runId: number, now: Date): Promise<ConsumptionCounts> {
   const counts = (await warehouse.one(`
     SELECT count(*) FILTER (WHERE c.meter_point IS NULL) AS inserted,
            count(*) FILTER (WHERE c.meter_point IS NOT NULL AND c.kwh IS DISTINCT FROM n.kwh) AS updated,
            count(*) FILTER (WHERE c.meter_point IS NOT NULL AND c.kwh IS NOT DISTINCT FROM n.kwh) AS unchanged
-    FROM ${STAGE}_rows AS n
+    FROM ${rows} AS n
     LEFT JOIN consumption AS c
       ON c.meter_point = n.meter_point AND c.serial = n.serial AND c.interval_start = n.interval_start`))!;
   await warehouse.run(`
     INSERT INTO consumption_revisions
     SELECT c.meter_point, c.serial, c.interval_start, c.kwh, n.kwh, c.source, n.source, c.run_id,
            CAST($run AS BIGINT), CAST($now AS TIMESTAMPTZ)
-    FROM ${STAGE}_rows AS n
+    FROM ${rows} AS n
     JOIN consumption AS c
       ON c.meter_point = n.meter_point AND c.serial = n.serial AND c.interval_start = n.interval_start
-    WHERE c.kwh IS DISTINCT FROM n.kwh`, { run: batch.runId, now: params.now });
+    WHERE c.kwh IS DISTINCT FROM n.kwh`, { run: runId, now: now.toISOString() });
   // Unchanged readings keep their run_id and supplier estimate (an API re-read has none).
   await warehouse.run(`
     INSERT INTO consumption
-    SELECT * FROM ${STAGE}_rows
+    SELECT * FROM ${rows}
     ON CONFLICT (meter_point, serial, interval_start) DO UPDATE SET
         interval_end = excluded.interval_end,
         kwh = excluded.kwh,
@@ -150,4 +157,23 @@ export async function replaceAgreements(warehouse: Warehouse, meterPoint: string
       mp: a.meterPoint, tariff: a.tariffCode, from: a.validFrom, to: a.validTo, account: a.accountNumber, now: now.toISOString(),
     });
   }
+}
+
+/** Adds or refreshes every meter point of `rows` (its meter_point and serial columns) at once,
+ *  with one fuel and direction, as upsertMeterPoint does for one. */
+export async function upsertMeterPointsOf(
+  warehouse: Warehouse, rows: string, fuel: 'electricity' | 'gas', isExport: boolean, now: Date,
+): Promise<void> {
+  await warehouse.run(`
+    INSERT INTO meter_points
+    SELECT meter_point, $fuel, $export, list_sort(list_distinct(list(serial))), CAST(NULL AS VARCHAR),
+           CAST($now AS TIMESTAMPTZ), CAST($now AS TIMESTAMPTZ)
+    FROM ${rows}
+    GROUP BY meter_point
+    ON CONFLICT (meter_point) DO UPDATE SET
+        fuel = excluded.fuel,
+        is_export = excluded.is_export,
+        serials = list_sort(list_distinct(list_concat(meter_points.serials, excluded.serials))),
+        last_seen_at = excluded.last_seen_at`,
+  { fuel, export: isExport, now: now.toISOString() });
 }

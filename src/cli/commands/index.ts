@@ -63,7 +63,11 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     name: 'consumption', usage: '', load: () => import('./consumption.js'),
-    summary: 'metered consumption: import the supplier\'s CSV export (the API is read by `ingest --account`)',
+    summary: 'metered consumption: import the supplier\'s CSV export, or a long CSV/Parquet file of many meters (the API is read by `ingest --account`)',
+  },
+  {
+    name: 'agreements', usage: '', load: () => import('./agreements.js'),
+    summary: 'which tariff each meter is on when: import a CSV or Parquet file of agreements (the API is read by `ingest --account`)',
   },
   {
     name: 'cost', usage: '[options]', load: () => import('./cost.js'),
