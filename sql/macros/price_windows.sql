@@ -44,11 +44,12 @@ plain AS (
            sum(value_inc_vat) OVER w AS sum_inc,
            sum(value_exc_vat) OVER w AS sum_exc,
            lag(slot_start, coalesce(n_slots, len(weights)) - 1) OVER w AS first_start,
+           lag(group_date, coalesce(n_slots, len(weights)) - 1) OVER w AS first_group,
            CAST(NULL AS DOUBLE[]) AS prices,
            CAST(NULL AS DOUBLE[]) AS slot_ws
     FROM grouped
     WHERE weights IS NULL AND slot_weights IS NULL
-    WINDOW w AS (PARTITION BY payment_method, rate_type, group_date ORDER BY slot_start
+    WINDOW w AS (PARTITION BY payment_method, rate_type ORDER BY slot_start
                  ROWS BETWEEN coalesce(n_slots, len(weights)) - 1 PRECEDING AND CURRENT ROW)
 ),
 weighted AS (
@@ -57,11 +58,12 @@ weighted AS (
            sum(value_inc_vat) OVER w AS sum_inc,
            sum(value_exc_vat) OVER w AS sum_exc,
            lag(slot_start, coalesce(n_slots, len(weights)) - 1) OVER w AS first_start,
+           lag(group_date, coalesce(n_slots, len(weights)) - 1) OVER w AS first_group,
            list(value_inc_vat) OVER w AS prices,
            CAST(NULL AS DOUBLE[]) AS slot_ws
     FROM grouped
     WHERE weights IS NOT NULL AND slot_weights IS NULL
-    WINDOW w AS (PARTITION BY payment_method, rate_type, group_date ORDER BY slot_start
+    WINDOW w AS (PARTITION BY payment_method, rate_type ORDER BY slot_start
                  ROWS BETWEEN coalesce(n_slots, len(weights)) - 1 PRECEDING AND CURRENT ROW)
 ),
 slot_weighted AS (
@@ -70,19 +72,22 @@ slot_weighted AS (
            sum(value_inc_vat) OVER w AS sum_inc,
            sum(value_exc_vat) OVER w AS sum_exc,
            lag(slot_start, coalesce(n_slots, len(weights)) - 1) OVER w AS first_start,
+           lag(group_date, coalesce(n_slots, len(weights)) - 1) OVER w AS first_group,
            list(value_inc_vat * slot_weight) OVER w AS prices,
            list(slot_weight) OVER w AS slot_ws
     FROM grouped
     WHERE slot_weights IS NOT NULL
-    WINDOW w AS (PARTITION BY payment_method, rate_type, group_date ORDER BY slot_start
+    WINDOW w AS (PARTITION BY payment_method, rate_type ORDER BY slot_start
                  ROWS BETWEEN coalesce(n_slots, len(weights)) - 1 PRECEDING AND CURRENT ROW)
 ),
 windows AS (
-    -- complete: the first half-hour starts exactly n - 1 half-hours earlier (a missing one breaks it)
+    -- complete: the first half-hour starts exactly n - 1 half-hours earlier (a missing one breaks
+    -- it) and in the same group (the frames run along a whole series, not one group)
     SELECT payment_method, rate_type, group_date, first_start AS window_start,
            CAST(coalesce(n_slots, len(weights)) AS BIGINT) AS window_slots, sum_inc, sum_exc, prices, slot_ws
     FROM (SELECT * FROM plain UNION ALL SELECT * FROM weighted UNION ALL SELECT * FROM slot_weighted)
     WHERE epoch_us(slot_start) - epoch_us(first_start) = (coalesce(n_slots, len(weights)) - 1) * CAST(1800000000 AS BIGINT)
+      AND first_group IS NOT DISTINCT FROM group_date
 ),
 runs AS (
     -- flexible lengths only: the runs of contiguous eligible half-hours (half-hour number minus position)
