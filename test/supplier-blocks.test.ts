@@ -1,12 +1,17 @@
 // Blocks are not auth failures: a 403 HTML page or empty body from the sandbox's `blocked` fault,
 // and KT-CT-1199 on the token call, back off like a 429 and keep the token; a run that meets a
 // block says so (never "the API key was not accepted") and stores everything once it clears.
+// API keys of 32 and 40 characters, read from the environment, a key file and the token exchange.
+import { chmodSync, writeFileSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
-  ApiError, ApiKeyCredentials, HttpClient, KrakenTokenCredentials, OctopusClient, type HttpClientOptions,
+  ApiError, ApiKeyCredentials, HttpClient, KrakenTokenCredentials, OctopusClient, credentialsFrom, type HttpClientOptions,
 } from '../src/api/index.js';
 import { refusedByApi } from '../src/api/errors.js';
-import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
+import { loadConfig } from '../src/config/loadConfig.js';
+import {
+  SANDBOX_ACCOUNT, SANDBOX_API_KEY, SANDBOX_API_KEY_32, SANDBOX_API_KEY_40, startSandbox, type Sandbox,
+} from '../src/sandbox/startSandbox.js';
 import { runCli } from './helpers/runCli.js';
 import { ingest, query, ratesFingerprint, tempDir } from './helpers/warehouseTools.js';
 
@@ -122,12 +127,12 @@ describe('a run that meets a block', () => {
     try {
       const args = ['ingest', '--account', SANDBOX_ACCOUNT, '--no-products', '--from', '2024-01-01', '--to', '2024-01-03',
         '--db', db, '--base-url', server.baseUrl, '--format', 'json'];
-      const env = { TARIFFS_API_KEY: SANDBOX_API_KEY };
+      const env = { TARIFFS_API_KEY: SANDBOX_API_KEY_40 };
       const blocked = await runCli(args, { env });
       expect(blocked.code).toBe(1);
       expect(blocked.stderr).toContain(BLOCKED_TEXT);
       expect(blocked.stderr).not.toMatch(KEY_MESSAGE);
-      expect(blocked.stderr + blocked.stdout).not.toContain(SANDBOX_API_KEY);
+      expect(blocked.stderr + blocked.stdout).not.toContain(SANDBOX_API_KEY_40);
       server.setFaults([]);
       const cleared = await runCli(args, { env });
       expect(cleared.stderr).toBe('');
@@ -152,5 +157,45 @@ describe('a run that meets a block', () => {
     expect(waits.filter((w) => w === 2000)).toHaveLength(2);
     expect(waits).toHaveLength(3);
     expect(await ratesFingerprint(hit)).toEqual(await ratesFingerprint(clean));
+  });
+});
+
+describe('API keys of 32 and 40 characters', () => {
+  const keys = { 32: SANDBOX_API_KEY_32, 40: SANDBOX_API_KEY_40 } as const;
+  for (const [length, key] of Object.entries(keys)) {
+    it(`a ${length}-character key works from the environment, a key file and the token exchange`, async () => {
+      expect(key).toHaveLength(Number(length));
+      const file = tmp.file(`key-${length}`);
+      writeFileSync(file, `${key}\n`);
+      chmodSync(file, 0o600);
+      const base = new URL(sandbox.baseUrl);
+      // as a run picks them: the key from the config, the mode from TARIFFS_AUTH
+      const from = (config: ReturnType<typeof loadConfig>) => credentialsFrom(config, base, config.authMode);
+      const ways = {
+        environment: from(loadConfig({}, { TARIFFS_API_KEY: key })),
+        'key file': from(loadConfig({ apiKeyFile: file }, {})),
+        'token exchange': from(loadConfig({}, { TARIFFS_API_KEY: key, TARIFFS_AUTH: 'token' })),
+      };
+      for (const [way, credentials] of Object.entries(ways)) {
+        sandbox.resetRequests();
+        const account = await fastClient([], { credentials: credentials! }).account(SANDBOX_ACCOUNT);
+        expect(account.number, way).toBe(SANDBOX_ACCOUNT);
+        const sent = sandbox.requests.map((r) => r.headers.authorization ?? r.body ?? '');
+        if (way === 'token exchange') {
+          expect(sent[0], way).toContain(key); // the key goes in the mutation's input, and only there
+          expect(sent[1], way).toMatch(/^Token /);
+        } else {
+          expect(sent, way).toEqual([`Basic ${Buffer.from(`${key}:`).toString('base64')}`]);
+        }
+      }
+    });
+  }
+  it('a 40-character key works end to end: tariffs ingest --account with TARIFFS_API_KEY', async () => {
+    const db = tmp.file('key40.duckdb');
+    const result = await runCli(['ingest', '--account', SANDBOX_ACCOUNT, '--no-products', '--no-consumption',
+      '--db', db, '--base-url', sandbox.baseUrl, '--format', 'json'], { env: { TARIFFS_API_KEY: SANDBOX_API_KEY_40 } });
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(await query(db, `SELECT account_number FROM meter_points LIMIT 1`)).toEqual([{ account_number: SANDBOX_ACCOUNT }]);
   });
 });

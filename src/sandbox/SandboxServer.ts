@@ -23,7 +23,7 @@ import {
   NOT_FOUND, hasRecords, methodNotAllowed, paginate, prepareReply, redirectToSlash, statusFault, writeReply, type Reply,
 } from './replies.js';
 import { decode, originFor, readBody, requestOrigin } from './requests.js';
-import { SANDBOX_API_KEY } from './sandboxCredentials.js';
+import { SANDBOX_API_KEYS } from './sandboxCredentials.js';
 import type { RecordedRequest, Sandbox } from './startSandbox.js';
 import { TokenStore } from './TokenStore.js';
 
@@ -361,7 +361,7 @@ export class SandboxServer implements Sandbox {
       const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
       const user = colon === -1 ? decoded : decoded.slice(0, colon);
-      return user === SANDBOX_API_KEY ? undefined : 'Invalid API key.';
+      return SANDBOX_API_KEYS.includes(user) ? undefined : 'Invalid API key.';
     }
     const token = /^Token\s+(\S+)$/i.exec(header);
     if (token) {

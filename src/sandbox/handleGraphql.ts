@@ -5,7 +5,7 @@
 // Kraken; the GraphQL fault kinds (src/sandbox/faults.ts) act here.
 import type { FaultSchedule } from './faults.js';
 import type { Json } from './SandboxCatalog.js';
-import { SANDBOX_ACCOUNT, SANDBOX_API_KEY } from './sandboxCredentials.js';
+import { SANDBOX_ACCOUNT, SANDBOX_API_KEYS } from './sandboxCredentials.js';
 import { SANDBOX_EV_ACCOUNT, SANDBOX_EV_DEVICE, completedDispatchesAt, plannedDispatchesAt } from './sandboxDispatches.js';
 import type { TokenStore } from './TokenStore.js';
 
@@ -90,7 +90,7 @@ export function handleGraphql(bodyText: string, tokens: TokenStore, context?: Gr
     };
   }
   if (apiKey !== undefined) {
-    if (apiKey !== SANDBOX_API_KEY) return fail('Invalid API key.', 'KT-CT-1119');
+    if (!SANDBOX_API_KEYS.includes(apiKey)) return fail('Invalid API key.', 'KT-CT-1119');
   } else if (refreshToken !== undefined) {
     const check = tokens.useRefreshToken(refreshToken);
     if (check === 'expired') return fail('The refresh token has expired.');

@@ -10,7 +10,7 @@ import type { AddTariffInput, TariffSummary } from './SandboxCatalog.js';
 import { DEFAULT_TOKEN_TTL_SECONDS } from './sandboxCredentials.js';
 import { SandboxServer } from './SandboxServer.js';
 
-export { SANDBOX_ACCOUNT, SANDBOX_API_KEY, DEFAULT_TOKEN_TTL_SECONDS } from './sandboxCredentials.js';
+export { SANDBOX_ACCOUNT, SANDBOX_API_KEY, SANDBOX_API_KEY_32, SANDBOX_API_KEY_40, DEFAULT_TOKEN_TTL_SECONDS } from './sandboxCredentials.js';
 export { FAULT_KINDS, parseFaultSpec } from './faults.js';
 export { SANDBOX_EV_ACCOUNT, SANDBOX_EV_DEVICE, EV_HOUSEHOLD, COMPLETED_DISPATCHES, plannedDispatchesAt } from './sandboxDispatches.js';
 export { SANDBOX_PROFILES, SPEC_PROFILE_FAULTS, type SandboxProfile } from './profiles.js';
