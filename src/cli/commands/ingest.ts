@@ -43,7 +43,8 @@ export function configure(command: Command): void {
   command.addHelpText('after', `
 Without --from, each tariff continues from its last stored slot (re-reading a short look-back to
 catch revisions); a tariff never seen starts at the config's default_from (else two years back).
-A tariff needs its unit rates (standard, or day and night for E-2R-…); standing charges are
+A tariff needs its unit rates: those its product detail links (standard, or day and night), else
+those its code implies (day and night for E-2R-…); standing charges are
 optional: when the server lacks them, one warning, the rates are stored, and they are asked for
 again a day later (summary: missing_optional; tariffs status shows them). Rates that come back
 empty are reported in the summary's "empty", with a hint from the product's detail.
