@@ -62,8 +62,9 @@ export function defaultFromOf(config: Config, now: Date): Date {
 
 export const USE_CASES: Record<UseCaseName, (run: Run, tally: Tally) => Promise<void>> = {
   async products(run, tally) {
-    tally.products = (await refreshProducts(run.client, run.session.warehouse, run.now(), run.signal)).products;
-    run.logger.info({ products: tally.products }, 'products refreshed');
+    const refreshed = await refreshProducts(run.client, run.session.warehouse, run.now(), run.signal);
+    tally.products = refreshed.products;
+    run.logger.info({ products: tally.products, added: refreshed.added, withdrawn: refreshed.withdrawn }, 'products refreshed');
   },
 
   /** The tracked tariffs' rates; then what is empty (with a hint) and which optional resources are missing. */

@@ -66,6 +66,9 @@ export interface Sandbox {
   setVisibleUntil(date: Date | undefined): void;
   /** Registers (or replaces the given rates of) a tariff; an unknown product is made up and listed. */
   addTariff(input: AddTariffInput): void;
+  /** Takes a product off the products list (withdrawn), its detail and rates still answering as a
+   *  retired product's do; `false` lists it again. */
+  setListed(productCode: string, listed: boolean): void;
   /** Every tariff × rate kind with data: row counts and valid_from range. */
   tariffs(): TariffSummary[];
   /** Stops listening, drops every connection (idle, stalled or mid-response) and pending delay. */

@@ -40,7 +40,9 @@ soon, not failures. Jobs never lock this command out (they write a working file 
 exit 75 only if another program holds the database open for writing for longer than --busy-timeout.
 
 --check (for monitoring, e.g. a Nagios or healthchecks probe): exit 0 when all is well, 1 when a
-tracked tariff has no rates, is stale (a half-hourly tariff with nothing stored for today), has
+tracked tariff has no rates, is stale (a half-hourly tariff with nothing stored for today), is
+quiet (every rate ended before today although its rates URL answered since: rates_stopped_on, the
+last rate's day), belongs to a product that left the products list (product_withdrawn_at), has
 gaps in the last 7 days, or is missing tomorrow after 20:00 Europe/London (day-ahead prices are
 published by then), or when the latest run of a job failed, or its latest attempts found the
 database busy; each problem is one line on stderr.`);
@@ -98,8 +100,13 @@ export function statusProblems(status: WarehouseStatus, now: Date): string[] {
   const problems: string[] = [];
   const evening = localMinutesOfDay(now) >= 20 * 60;
   for (const t of status.tariffs) {
+    if (t.product_withdrawn_at !== null) {
+      problems.push(`${t.tariff}: its product has left the supplier's products list (seen ${t.product_withdrawn_at}; tariffs products --changes)`);
+    }
     if (t.state === 'never-fetched' || t.state === 'no-rates') problems.push(`${t.tariff}: no rates stored`);
-    else if (t.state === 'not-live') problems.push(`${t.tariff}: stale: nothing stored for today (latest half-hour ${t.latest_slot_local})`);
+    else if (t.rates_stopped_on !== null) {
+      problems.push(`${t.tariff}: quiet: its rates stopped on ${t.rates_stopped_on} although its URL still answers (a retired tariff?)`);
+    } else if (t.state === 'not-live') problems.push(`${t.tariff}: stale: nothing stored for today (latest half-hour ${t.latest_slot_local})`);
     else if (t.state === 'incomplete' && evening) problems.push(`${t.tariff}: tomorrow (${t.tomorrow}) incomplete after 20:00: ${t.tomorrow_slots} half-hours`);
     if (t.gaps_7d !== null && t.gaps_7d > 0) problems.push(`${t.tariff}: ${t.gaps_7d} half-hours missing in the last 7 days`);
   }
