@@ -1,5 +1,6 @@
 // What `tariffs status` shows: per tracked tariff its latest stored slot, whether tomorrow is
-// complete and the holes of the last 7 days; per job its last recorded run. Read-only.
+// complete and the holes of the last 7 days; per job its last recorded run; per meter how fresh
+// its readings are. Read-only.
 import { missingSlotsByTariff } from '../analytics/gaps.js';
 import type { BusyAttempt } from '../store/busyAttempts.js';
 import type { Warehouse } from '../store/Warehouse.js';
@@ -54,10 +55,28 @@ export interface JobRunStatus {
   last_busy_at: string | null;
 }
 
+/** A meter with readings, as the macro meter_freshness_at answers as of the status's instant. */
+export interface MeterStatus {
+  meter_point: string;
+  serial: string;
+  fuel: string | null;
+  is_export: boolean | null;
+  /** null: a meter known only from an imported file. */
+  account_number: string | null;
+  /** End of its newest half-hour. */
+  latest_reading: string;
+  latest_local_date: string;
+  /** London days from the newest reading's day to today's (1: yesterday's readings are in). */
+  age_days: number;
+  /** Half-hours without a reading in the 7 London days before today. */
+  holes_7d: number;
+}
+
 export interface WarehouseStatus {
   now: string;
   tariffs: TariffStatus[];
   jobs: JobRunStatus[];
+  meters: MeterStatus[];
 }
 
 /** `pendingBusy`: attempts noted beside the file and not yet moved into busy_attempts (busyAttempts.ts). */
@@ -139,7 +158,8 @@ export async function warehouseStatus(
       error: run.error as string | null, busy_attempts: attempts.length, last_busy_at: last,
     };
   });
-  return { now: formatUtc(now), tariffs, jobs };
+  const meters = await warehouse.all<MeterStatus>('SELECT * FROM meter_freshness_at(CAST($now AS TIMESTAMPTZ))', { now: now.toISOString() });
+  return { now: formatUtc(now), tariffs, jobs, meters };
 }
 
 /** Tariffs whose every unit rate ended by `todayStart` although a fetch of their unit rates
