@@ -113,10 +113,11 @@ export function statusProblems(status: WarehouseStatus, now: Date, options: { ma
     if (t.product_withdrawn_at !== null) {
       problems.push(`${t.tariff}: its product has left the supplier's products list (seen ${t.product_withdrawn_at}; tariffs products --changes)`);
     }
-    if (t.state === 'never-fetched' || t.state === 'no-rates') problems.push(`${t.tariff}: no rates stored`);
-    else if (t.rates_stopped_on !== null) {
+    if (t.rates_stopped_on !== null) {
       problems.push(`${t.tariff}: quiet: its rates stopped on ${t.rates_stopped_on} although its URL still answers (a retired tariff?)`);
-    } else if (t.state === 'not-live') problems.push(`${t.tariff}: stale: nothing stored for today (latest half-hour ${t.latest_slot_local})`);
+    }
+    if (t.state === 'never-fetched' || t.state === 'no-rates') problems.push(`${t.tariff}: no rates stored`);
+    else if (t.state === 'not-live') problems.push(`${t.tariff}: stale: nothing stored for today (latest half-hour ${t.latest_slot_local})`);
     else if (t.state === 'incomplete' && evening) problems.push(`${t.tariff}: tomorrow (${t.tomorrow}) incomplete after 20:00: ${t.tomorrow_slots} half-hours`);
     if (t.gaps_7d !== null && t.gaps_7d > 0) problems.push(`${t.tariff}: ${t.gaps_7d} half-hours missing in the last 7 days`);
   }
