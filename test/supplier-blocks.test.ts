@@ -144,6 +144,25 @@ describe('a run that meets a block', () => {
     }
   });
 
+  it('a block on consumption that never clears fails the meter with the block\'s words, not "not available"', async () => {
+    const db = tmp.file('consumption-blocked.duckdb');
+    const http: HttpClientOptions = { retry: { baseDelayMs: 5, maxDelayMs: 20, maxAttempts: 3 }, sleep: async () => {} };
+    sandbox.setFaults(['blocked:path=/consumption/']);
+    const summary = await ingest(db, sandbox.baseUrl, {
+      accounts: [SANDBOX_ACCOUNT], noProducts: true, from: new Date('2024-01-01T00:00:00Z'), to: new Date('2024-01-02T00:00:00Z'),
+    }, { apiKey: SANDBOX_API_KEY }, http);
+    expect(summary.status).toBe('partial');
+    expect(summary.warnings).toEqual([]);
+    expect(summary.errors.length).toBeGreaterThan(0);
+    for (const e of summary.errors) expect(e).toContain(BLOCKED_TEXT);
+    sandbox.setFaults([]);
+    const cleared = await ingest(db, sandbox.baseUrl, {
+      accounts: [SANDBOX_ACCOUNT], noProducts: true, from: new Date('2024-01-01T00:00:00Z'), to: new Date('2024-01-02T00:00:00Z'),
+    }, { apiKey: SANDBOX_API_KEY }, http);
+    expect(cleared.status).toBe('ok');
+    expect(cleared.consumption_inserted).toBeGreaterThan(0);
+  });
+
   it('an in-process run backs off through blocks on the rates (Retry-After honoured) and stores what a clean run does', async () => {
     const clean = tmp.file('clean.duckdb');
     const hit = tmp.file('hit.duckdb');

@@ -58,7 +58,8 @@ changed (copy, fsync, atomic rename): readers of --db are never locked out, nor 
 With --account, the account's meter points, agreements and half-hourly consumption are stored too
 (meter_points, agreements, consumption), each meter continuing from its last reading less 7 days
 (late reads); consumption endpoints a server does not offer (404/410/400, or retries exhausted)
-give one warning naming the meter and URL (summary field warnings), and the run still succeeds.
+give one warning naming the meter and URL (summary field warnings), and the run still succeeds;
+a block or rate limit (403 page, 429, KT-CT-1199) fails that meter instead, the next run asks again.
 An account with an Intelligent Octopus Go agreement (a four-rate EV tariff, ingested with --product
 and --region for its night band, or an INTELLI code) also has its devices and planned and completed
 dispatches fetched over GraphQL with a token (tables dispatches, smart_devices; view
