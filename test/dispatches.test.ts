@@ -62,12 +62,15 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
+/** KT-CT-1199 is retried like a 429: these clients retry on the test's clock, not the machine's. */
+const NO_WAITS = { retry: { baseDelayMs: 5, maxDelayMs: 20 }, sleep: async () => {} };
+
 async function ingest(db: string, baseUrl = sandbox.baseUrl): Promise<IngestSummary> {
   const config = loadConfig({ db, baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY });
   return runIngest({
     tariffs: [], products: [{ code: EV_PRODUCT, regions: ['L'] }], accounts: [SANDBOX_EV_ACCOUNT], noProducts: true,
     from: new Date('2024-03-29T00:00:00Z'), to: new Date('2024-11-01T00:00:00Z'),
-  }, { config, logger: silentLogger(), now: () => new Date(clock) });
+  }, { config, logger: silentLogger(), now: () => new Date(clock), http: NO_WAITS });
 }
 
 async function query<T extends object = Record<string, unknown>>(db: string, sql: string, timeZone?: string): Promise<T[]> {
@@ -85,7 +88,7 @@ const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
 describe('the GraphQL client', () => {
   it('asks with a token, reads the answers, and keeps errorCode on a typed error', async () => {
     clock = Date.parse('2024-10-27T12:00:00Z');
-    const http = new HttpClient({});
+    const http = new HttpClient(NO_WAITS);
     const base = new URL(sandbox.baseUrl);
     try {
       const client = new DispatchClient(http, base, credentialsFrom({ apiKey: SANDBOX_API_KEY }, base, 'token'));
@@ -175,10 +178,13 @@ describe('dispatches ingested incrementally, through the fault cases', () => {
     expect(await query(db, `${DEVICE_ROWS} WHERE kind = 'planned' ORDER BY start_at, end_at`)).toEqual(before);
     expect(await query(db, `SELECT kind, outcome, error_code FROM dispatch_fetches WHERE outcome <> 'ok'`))
       .toEqual([{ kind: 'planned', outcome: 'unavailable', error_code: 'KT-CT-4340' }]);
-    // KT-CT-1199 on completed dispatches: kept on the error as its code, one warning
+    // KT-CT-1199 on completed dispatches, never clearing: retried, then kept on the error as its code, one warning
     sandbox.setFaults(['graphql-error:code=KT-CT-1199,field=completedDispatches']);
+    const asked = () => sandbox.requests.filter((r) => r.body?.includes('completedDispatches(')).length;
+    const askedBefore = asked();
     const limited = await ingest(db);
     expect(limited.warnings).toEqual([expect.stringMatching(/rate limited \(KT-CT-1199\)/)]);
+    expect(asked() - askedBefore).toBe(6); // every attempt the retry policy allows
     sandbox.setFaults([]);
     // every GraphQL request carried a token, never the API key
     const graphql = sandbox.requests.filter((r) => r.path.startsWith('/v1/graphql'));

@@ -131,6 +131,10 @@ const MACRO_CALLS: Record<string, string[]> = {
     from(`portfolio_comparison(['${AGILE_J}'], ${SWITCH}, meters := ['${IMPORT_MP}'])`),
   ],
   daily_costs: [from(`daily_costs('${IMPORT_MP}', NULL, ${TWO_MONTHS})`)],
+  meter_freshness_at: [
+    from(`meter_freshness_at(${at('2023-10-30 12:00:00')})`), // the week across the autumn clock change
+    from(`meter_freshness_at(${at('2024-03-31 12:00:00')})`), // the spring one, readings long stopped
+  ],
   monthly_costs: [from(`monthly_costs('${IMPORT_MP}', NULL, ${HALF_YEAR})`)],
   scenario_daily_costs: [from(`scenario_daily_costs('${IMPORT_MP}', ['actual', '${FLEXIBLE}'], ${TWO_MONTHS})`)],
   scenario_monthly_costs: [from(`scenario_monthly_costs('${IMPORT_MP}', ['actual', '${AGILE_J}', '${FLEXIBLE}'], ${HALF_YEAR})`)],

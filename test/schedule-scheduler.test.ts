@@ -3,6 +3,7 @@
 // failures, follow-ups, and stopping with a job running. Jobs are stand-ins that record calls.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { JOBS } from '../jobs/index.js';
+import { BlockedError } from '../src/api/errors.js';
 import { loadConfig, type Config } from '../src/config/loadConfig.js';
 import { silentLogger } from '../src/log/createLogger.js';
 import type { JobContext, JobDefinition, JobName, JobResult } from '../src/schedule/Job.js';
@@ -166,6 +167,28 @@ describe('Scheduler: one job at a time, backoff, follow-ups, stop', () => {
     // (skip :07 … :10), succeed at :11, then every tick.
     expect(at(calls, 'rates').map((t) => Number(t.slice(17, 19)))).toEqual([1, 3, 6, 11, 12, 13]);
     expect(outcomes).toEqual(['failed', 'failed', 'failed', 'ok', 'ok', 'ok']);
+  });
+
+  it('a run the API refused (a block) skips no tick: the next tick, the day-ahead watch included, tries again', async () => {
+    vi.useFakeTimers({ now: new Date('2026-06-01T12:00:00.500Z') });
+    const calls: Call[] = [];
+    const blocked: Behaviour = async (_ctx, n) => {
+      if (n <= 3) throw new BlockedError('Request blocked', { method: 'GET', url: 'http://127.0.0.1/v1/products/', status: 403 });
+      return { status: 'ok', ratesChanged: 0 };
+    };
+    const outcomes: string[] = [];
+    const scheduler = new Scheduler({
+      jobs: standIns(calls, { rates: blocked }),
+      config: configWith({ rates: 'off', day_ahead: '* * * * * *', products: 'off', reports: 'off' }),
+      logger: silentLogger(),
+      onOutcome: (o) => outcomes.push(`${o.status}${o.blocked ? ' blocked' : ''}`),
+    });
+    scheduler.start();
+    await vi.advanceTimersByTimeAsync(6_000);
+    await scheduler.stop();
+    expect(at(calls, 'rates').map((t) => Number(t.slice(17, 19)))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(calls.every((c) => c.triggers.includes('day_ahead'))).toBe(true);
+    expect(outcomes).toEqual(['failed blocked', 'failed blocked', 'failed blocked', 'ok', 'ok', 'ok']);
   });
 
   it('a run that stored new rates is followed by reports, triggered after:rates', async () => {

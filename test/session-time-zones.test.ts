@@ -136,6 +136,11 @@ const MACRO_CALLS: Record<string, string[]> = {
   portfolio_monthly_costs: [`SELECT * FROM portfolio_monthly_costs(['actual', '${J}', '${OUTGOING}'], ${MONTHS_FALL}, mismatches := 'skip')`],
   portfolio_comparison: [`SELECT * FROM portfolio_comparison(['${J}', '${VAR}', '${OUTGOING}'], ${MONTHS_SPRING}, mismatches := 'skip')`],
   daily_costs: [`SELECT * FROM daily_costs('${GAS}', NULL, ${COST_FALL})`],
+  // as of the fall-back and spring-forward days, in the morning and just before midnight
+  meter_freshness_at: [
+    `SELECT * FROM meter_freshness_at(TIMESTAMPTZ '2023-10-29 08:00:00+00')`,
+    `SELECT * FROM meter_freshness_at(TIMESTAMPTZ '2024-03-31 22:59:00+00')`,
+  ],
   monthly_costs: [`SELECT * FROM monthly_costs('${IMPORT}', '${J}', NULL, NULL, payment := 'NON_DIRECT_DEBIT')`],
   scenario_daily_costs: [
     `SELECT * FROM scenario_daily_costs('${IMPORT}', ['actual', '${J}', '${VAR}', '${DAY_NIGHT}'], ${COST_FALL})`,

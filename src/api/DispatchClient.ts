@@ -5,7 +5,7 @@
 // Authenticated with a token from ObtainToken (the spec's authentication section; basic auth is a
 // REST alternative only). GraphQL errors come back with HTTP 200 and `errors[]`: they become a
 // GraphqlError that keeps `extensions.errorCode` (KT-CT-4340, KT-CT-1199 …), never parsing the
-// message. Query shapes as the peers send them (BottlecapDave/HomeAssistant-OctopusEnergy,
+// message; KT-CT-1199 is first retried like a 429 (HttpClient). Query shapes as the peers send them (BottlecapDave/HomeAssistant-OctopusEnergy,
 // springfall2008/batpred and others: `flexPlannedDispatches { start end type energyAddedKwh }`,
 // `completedDispatches { start end delta meta { source location } }`).
 import type { Credentials, HttpClient } from './HttpClient.js';
@@ -13,7 +13,7 @@ import {
   completedDataSchema, devicesDataSchema, graphqlAnswerSchema, plannedDataSchema,
   type CompletedDispatchJson, type DeviceJson, type PlannedDispatchJson,
 } from './dispatchSchemas.js';
-import { AuthError, GraphqlError, RecordValidationError } from './errors.js';
+import { AuthError, GraphqlError, RecordValidationError, RetriesExhaustedError } from './errors.js';
 import { issuePath } from './schemas.js';
 import { redactUrl } from './urls.js';
 import type { z } from 'zod';
@@ -81,7 +81,15 @@ export class DispatchClient {
     if (!this.credentials) {
       throw new AuthError('dispatches need credentials: set TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN', context);
     }
-    const response = await this.http.postJson(this.url, { query, variables }, { credentials: this.credentials, signal });
+    let response;
+    try {
+      response = await this.http.postJson(this.url, { query, variables }, { credentials: this.credentials, signal });
+    } catch (error) {
+      // KT-CT-1199 is retried by the HTTP client like a 429; when its retries run out, the answer's
+      // own GraphqlError is what a caller reads (rateLimited), as for any other errors[] answer
+      if (error instanceof RetriesExhaustedError && error.cause instanceof GraphqlError) throw error.cause;
+      throw error;
+    }
     const parsed = graphqlAnswerSchema(dataSchema).safeParse(response.json);
     if (!parsed.success) {
       const issue = parsed.error.issues[0]!;

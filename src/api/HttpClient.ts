@@ -2,14 +2,16 @@
 // header, body and attempt timeouts are retried with exponential backoff and jitter, within an
 // attempt and a total-time budget. Each attempt has a hard deadline (the smaller of a per-attempt
 // cap and what is left of the budget): a body that trickles in never goes idle, so the idle
-// timeouts alone would let it run forever. 400/401/403/404 and invalid records are never retried.
+// timeouts alone would let it run forever. A 403 that is not the API's JSON error (a block) and a
+// GraphQL KT-CT-1199 (too many requests) back off as a 429 does; 400/401/404, a JSON 403 and
+// invalid records are never retried.
 // undici's RetryAgent is not used because it silently shortens a Retry-After above its cap.
 import { Agent, request, type Dispatcher } from 'undici';
 import type { Logger } from 'pino';
 import { anySignal, deadlineSignal } from '../abortSignals.js';
 import { silentLogger } from '../log/createLogger.js';
 import {
-  ApiError, ApiValidationError, AuthError, HttpStatusError, InvalidResponseError, NetworkError,
+  ApiError, ApiValidationError, AuthError, BlockedError, GraphqlError, HttpStatusError, InvalidResponseError, NetworkError,
   RetriesExhaustedError, RetryAfterTooLongError, TimeoutError,
 } from './errors.js';
 import { RequestSlots } from './RequestSlots.js';
@@ -162,7 +164,7 @@ export class HttpClient {
         throw new RetriesExhaustedError(last, attempt, `time budget of ${Math.round(this.retry.maxTotalMs / 1000)}s`);
       }
       // Throttling (429) is the server's ordinary flow control, not a problem: info, not a warning.
-      this.logger[last.status === 429 ? 'info' : 'warn'](
+      this.logger[last.status === 429 || last instanceof GraphqlError ? 'info' : 'warn'](
         { method, url: shownUrl, attempt, status: last.status, reason: last.code, delay_ms: delay },
         `retrying ${method} after ${last.code}${last.status ? ` ${last.status}` : ''}`,
       );
@@ -210,21 +212,30 @@ export class HttpClient {
       signal.dispose();
     }
     const status = response.statusCode;
+    const waitFor = (error: ApiError, what?: string): Retryable => {
+      const waitMs = parseRetryAfter(headerValue(response.headers['retry-after']), this.now());
+      if (waitMs !== undefined && waitMs > this.retry.maxRetryAfterMs) {
+        throw new RetryAfterTooLongError(waitMs, this.retry.maxRetryAfterMs, { ...context, status, cause: error }, what);
+      }
+      return new Retryable(error, waitMs ?? 0);
+    };
     if (status >= 200 && status < 300) {
+      let json: unknown;
       try {
-        return JSON.parse(text);
+        json = JSON.parse(text);
       } catch (error) {
         // A cut-off body is a transport failure in disguise: worth another attempt.
         throw new Retryable(new InvalidResponseError(`body is not valid JSON (${(error as Error).message})`, { ...context, status, cause: error }));
       }
+      const throttled = rateLimitedGraphql(json, { ...context, status });
+      if (throttled) throw waitFor(throttled);
+      return json;
     }
     const withStatus = { ...context, status };
-    if (status === 429) {
-      const waitMs = parseRetryAfter(headerValue(response.headers['retry-after']), this.now());
-      if (waitMs !== undefined && waitMs > this.retry.maxRetryAfterMs) {
-        throw new RetryAfterTooLongError(waitMs, this.retry.maxRetryAfterMs, withStatus);
-      }
-      throw new Retryable(new HttpStatusError(withStatus), waitMs ?? 0);
+    if (status === 429) throw waitFor(new HttpStatusError(withStatus));
+    if (status === 403 && !isApiErrorBody(text)) {
+      const blocked = new BlockedError(blockTitle(text), withStatus);
+      throw waitFor(blocked, blocked.reason);
     }
     if (RETRYABLE_STATUS.has(status)) throw new Retryable(new HttpStatusError(withStatus));
     if (status === 400) {
@@ -258,6 +269,26 @@ function formatSeconds(ms: number): string {
 
 function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** The API's own errors are JSON with a `detail` (DRF); an edge's block page is HTML or empty. */
+function isApiErrorBody(text: string): boolean {
+  const json = safeJson(text);
+  return typeof json === 'object' && json !== null && typeof (json as { detail?: unknown }).detail === 'string';
+}
+
+/** What a block page calls itself (its <title>, less a leading status), else "Request blocked". */
+function blockTitle(text: string): string {
+  const title = /<title>([^<]{1,80})<\/title>/i.exec(text)?.[1]?.trim().replace(/^403\s*/, '');
+  return title ? title : 'Request blocked';
+}
+
+/** A GraphQL answer (HTTP 200) whose errors say KT-CT-1199, too many requests. */
+function rateLimitedGraphql(json: unknown, context: { method: string; url: string; attempts: number; status: number }): GraphqlError | undefined {
+  const errors = (json as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors) || errors.length === 0) return undefined;
+  const limited = errors.find((e) => (e as { extensions?: { errorCode?: unknown } } | null)?.extensions?.errorCode === 'KT-CT-1199');
+  return limited === undefined ? undefined : new GraphqlError([limited as ConstructorParameters<typeof GraphqlError>[0][number]], context);
 }
 
 function safeJson(text: string): unknown {

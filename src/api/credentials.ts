@@ -3,7 +3,7 @@
 // the GraphQL mutation obtainKrakenToken, cached and renewed before it expires.
 // Secrets live in private fields so that logging or serialising these objects never shows them.
 import type { Credentials, HttpClient } from './HttpClient.js';
-import { AuthError, ApiError } from './errors.js';
+import { AuthError, ApiError, refusedByApi } from './errors.js';
 import { krakenTokenResponseSchema } from './schemas.js';
 import { redactUrl } from './urls.js';
 
@@ -90,6 +90,8 @@ export class KrakenTokenCredentials implements Credentials {
     try {
       ({ json } = await http.postJson(this.#graphqlUrl, { query: OBTAIN_TOKEN, variables: { input: { APIKey: this.#apiKey } } }));
     } catch (error) {
+      // a block or KT-CT-1199 says nothing of the key: reported as it is, never as a rejected key
+      if (refusedByApi(error)) throw error;
       if (error instanceof ApiError) throw new AuthError(`could not obtain a token: ${this.scrub(error.message)}`, { ...context, cause: error });
       throw error;
     }

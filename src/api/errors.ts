@@ -53,6 +53,19 @@ export class AuthError extends ApiError {
   }
 }
 
+/** A 403 that is not the API's JSON error (an edge's HTML "Request blocked" page, an empty body):
+ *  the address is refused for a while or rate limited, the key is not at fault. Retried like a 429. */
+export class BlockedError extends ApiError {
+  override readonly name = 'BlockedError';
+  /** The message without the method and URL, as summaries repeat it. */
+  readonly reason: string;
+  constructor(title: string, context: ApiErrorContext) {
+    const reason = `the API is refusing requests from this address: ${context.status ?? 403} ${title}; retrying later`;
+    super('BLOCKED', reason, context);
+    this.reason = reason;
+  }
+}
+
 /** The supplier's 400 envelope: keeps its machine-readable `code` and each error's `attr`. */
 export class ApiValidationError extends ApiError {
   override readonly name = 'ApiValidationError';
@@ -117,6 +130,8 @@ export class RetriesExhaustedError extends ApiError {
 }
 
 function describeLast(last: ApiError): string {
+  if (last instanceof BlockedError) return last.reason;
+  if (last instanceof GraphqlError && last.errorCode !== undefined) return `GraphQL ${last.errorCode}`;
   if (last.status !== undefined) return String(last.status);
   return last.code.toLowerCase();
 }
@@ -125,12 +140,10 @@ function describeLast(last: ApiError): string {
 export class RetryAfterTooLongError extends ApiError {
   override readonly name = 'RetryAfterTooLongError';
   readonly retryAfterMs: number;
-  constructor(retryAfterMs: number, capMs: number, context: ApiErrorContext) {
-    super(
-      'RETRY_AFTER_TOO_LONG',
-      `429 with Retry-After ${Math.ceil(retryAfterMs / 1000)}s, above the configured cap of ${Math.round(capMs / 1000)}s`,
-      context,
-    );
+  /** `what` is what asked us to wait: a 429 unless said (a block's reason). */
+  constructor(retryAfterMs: number, capMs: number, context: ApiErrorContext, what?: string) {
+    const wait = `Retry-After ${Math.ceil(retryAfterMs / 1000)}s, above the configured cap of ${Math.round(capMs / 1000)}s`;
+    super('RETRY_AFTER_TOO_LONG', what === undefined ? `429 with ${wait}` : `${what} (${wait})`, context);
     this.retryAfterMs = retryAfterMs;
   }
 }
@@ -216,4 +229,16 @@ export class GraphqlError extends ApiError {
   get rateLimited(): boolean {
     return this.errorCode === 'KT-CT-1199';
   }
+}
+
+/** The API refused to serve now, whatever the key: a block (BLOCKED), a 429, KT-CT-1199, or
+ *  retries that ran out on one of these. A later run may succeed; regenerating the key would not help. */
+export function refusedByApi(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof BlockedError) return true;
+    if (e instanceof GraphqlError && e.rateLimited) return true;
+    if (e instanceof HttpStatusError && e.status === 429) return true;
+    if (e instanceof RetryAfterTooLongError) return true;
+  }
+  return false;
 }

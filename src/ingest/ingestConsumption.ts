@@ -3,10 +3,10 @@
 // from its earliest agreement (not before the default start); idempotent (upserts, revisions
 // kept). The consumption endpoints are not in the documented interface, so they are optional
 // resources: a 404/410/400 or exhausted retries is one warning naming the meter, the resource,
-// the URL and the status, and the run carries on.
+// the URL and the status, and the run carries on; a block or rate limit fails the meter instead.
 import type { Logger } from 'pino';
 import type { AccountMeters, ConsumptionRecord } from '../api/consumptionSchemas.js';
-import { ApiError, ApiValidationError, HttpStatusError, RetriesExhaustedError } from '../api/errors.js';
+import { ApiError, ApiValidationError, HttpStatusError, RetriesExhaustedError, refusedByApi } from '../api/errors.js';
 import type { OctopusClient } from '../api/OctopusClient.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import {
@@ -147,7 +147,9 @@ async function ingestMeter(options: IngestConsumptionOptions, meter: MeterTarget
   } catch (error) {
     const status = error instanceof ApiError ? error.status : undefined;
     const optional = (error instanceof HttpStatusError || error instanceof ApiValidationError) && status !== undefined && OPTIONAL_STATUSES.has(status);
-    if (optional || error instanceof RetriesExhaustedError) {
+    // a block or rate limit says nothing of whether the server offers consumption: the meter fails
+    // (the run is partial, its message the block's) and the next run asks again
+    if (!refusedByApi(error) && (optional || error instanceof RetriesExhaustedError)) {
       const url = (error as ApiError).url;
       return {
         ...base, ok: true,

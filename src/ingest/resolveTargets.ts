@@ -7,6 +7,7 @@ import { parseTariffCode } from '../api/tariffCodes.js';
 import { TariffsError, UsageError } from '../errors.js';
 import type { TariffRow } from '../store/writeCatalog.js';
 import type { RateKind } from '../store/writeRates.js';
+import { applyRels } from './linkedKinds.js';
 import { publishedNightBand, type NightBand } from './publishedNightBand.js';
 
 export interface IngestTarget extends TariffRow {
@@ -82,11 +83,13 @@ export function targetsFromProduct(detail: ProductDetail, regions: string[], not
         const named = ev ? nightBandOf(entry, `product ${detail.code} region ${region} ${paymentMethod}`) : undefined;
         if (ev && named === undefined) unnamed.push(entry.code);
         const nightBand = named ?? (ev ? fallback : undefined);
-        out.push({
+        const target: IngestTarget = {
           tariffCode: entry.code, productCode: detail.code, fuel: 'electricity', register, region,
           paymentMethod, rateKinds, kinds: kindsFor('electricity', register), source: 'product',
           ...(nightBand ? { nightBand } : {}),
-        });
+        };
+        applyRels(target, entry.links.map((l) => l.rel)); // the links decide, not the table or the code
+        out.push(target);
       }
     }
     if (found === 0) throw new UsageError(`--region ${region}: product ${detail.code} has no electricity tariff in region ${region}`);

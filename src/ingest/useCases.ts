@@ -13,6 +13,7 @@ import { describeEmptyRates, type EmptyRates } from './emptyRates.js';
 import { ingestConsumption, type IngestConsumptionResult } from './ingestConsumption.js';
 import { ingestDispatches, type IngestDispatchesResult } from './ingestDispatches.js';
 import { ingestRates, type IngestRatesResult, type Progress } from './ingestRates.js';
+import { applyLinkedKinds } from './linkedKinds.js';
 import { recordOptionalOutcomes, type MissingResource } from './optionalResources.js';
 import { refreshProducts } from './refreshProducts.js';
 import { resolveTargets, type IngestTarget, type TargetRequest } from './resolveTargets.js';
@@ -61,8 +62,9 @@ export function defaultFromOf(config: Config, now: Date): Date {
 
 export const USE_CASES: Record<UseCaseName, (run: Run, tally: Tally) => Promise<void>> = {
   async products(run, tally) {
-    tally.products = (await refreshProducts(run.client, run.session.warehouse, run.now(), run.signal)).products;
-    run.logger.info({ products: tally.products }, 'products refreshed');
+    const refreshed = await refreshProducts(run.client, run.session.warehouse, run.now(), run.signal);
+    tally.products = refreshed.products;
+    run.logger.info({ products: tally.products, added: refreshed.added, withdrawn: refreshed.withdrawn }, 'products refreshed');
   },
 
   /** The tracked tariffs' rates; then what is empty (with a hint) and which optional resources are missing. */
@@ -71,6 +73,7 @@ export const USE_CASES: Record<UseCaseName, (run: Run, tally: Tally) => Promise<
     const warehouse = run.session.warehouse;
     const targets = tally.targets = await resolveTargets(client, request,
       (notice, message) => logger.warn({ product: notice.product, tariffs: notice.tariffs, night_band: notice.band ?? null }, message));
+    await applyLinkedKinds(client, warehouse, targets, logger, signal);
     await upsertTariffs(warehouse, targets, now());
     run.onTargets?.(targets);
     const rates = tally.rates = await ingestRates({

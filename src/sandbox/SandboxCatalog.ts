@@ -264,6 +264,22 @@ export function synthesizeDetail(listing: Json, tariffs: Partial<Record<TariffGr
   };
 }
 
+/** The synthetic Intelligent Octopus Go day/night product: a `-1R-` code whose detail links only
+ *  day and night unit rates (no standard ones), as the real ones of 2026 are. */
+export const DAY_NIGHT_1R = { product: 'INTELLI-VAR-SANDBOX-26-03-01', tariff: 'E-1R-INTELLI-VAR-SANDBOX-26-03-01-C' } as const;
+
+export function addDayNightOneRateProduct(catalog: SandboxCatalog): void {
+  const open = (exc: number) => [{ value_exc_vat: exc, value_inc_vat: Math.round(exc * 105) / 100, valid_from: '2026-03-01T00:00:00Z', valid_to: null, payment_method: null }];
+  catalog.addTariff({
+    tariffCode: DAY_NIGHT_1R.tariff, productCode: DAY_NIGHT_1R.product, group: 'dual_register_electricity_tariffs',
+    dayRates: open(28), nightRates: open(7), standingCharges: open(50),
+    product: {
+      full_name: 'Intelligent Octopus Go day/night (synthetic) March 2026', display_name: 'Intelligent Octopus Go',
+      available_from: '2026-03-01T00:00:00Z', is_green: true,
+    },
+  });
+}
+
 export function meterKey(fuel: 'electricity' | 'gas', point: string, serial: string): string {
   return `${fuel}|${point}|${serial}`;
 }

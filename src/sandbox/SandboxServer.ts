@@ -23,7 +23,7 @@ import {
   NOT_FOUND, hasRecords, methodNotAllowed, paginate, prepareReply, redirectToSlash, statusFault, writeReply, type Reply,
 } from './replies.js';
 import { decode, originFor, readBody, requestOrigin } from './requests.js';
-import { SANDBOX_API_KEY } from './sandboxCredentials.js';
+import { SANDBOX_API_KEYS } from './sandboxCredentials.js';
 import type { RecordedRequest, Sandbox } from './startSandbox.js';
 import { TokenStore } from './TokenStore.js';
 
@@ -59,6 +59,8 @@ export class SandboxServer implements Sandbox {
   private readonly now: () => Date;
   private readonly tokens: TokenStore;
   private faults: FaultSchedule;
+  /** Products withdrawn from the list (setListed), their URLs still answering. */
+  private readonly unlisted = new Set<string>();
   private readonly rules: ProfileRules;
   /** The profile's own faults (spec: throttling), counted apart from --fault's. */
   private readonly profileFaults: FaultSchedule;
@@ -132,6 +134,11 @@ export class SandboxServer implements Sandbox {
 
   setVisibleUntil(date: Date | undefined): void {
     this.visibleUntil = date;
+  }
+
+  setListed(productCode: string, listed: boolean): void {
+    if (listed) this.unlisted.delete(productCode);
+    else this.unlisted.add(productCode);
   }
 
   addTariff(input: AddTariffInput): void {
@@ -298,6 +305,7 @@ export class SandboxServer implements Sandbox {
     if (errors.length > 0 && this.rules.productsPageSize === undefined) return { status: 400, json: invalidParametersBody(errors) };
     const extras = this.rules.productExtras;
     const matching = [...this.catalog.products.values()]
+      .filter((p) => !this.unlisted.has(String(p.listing.code)))
       .map((p) => (extras ? { ...p.listing, ...extras } : p.listing))
       .filter((p) => brand === undefined || brand === '' || p.brand === brand)
       .filter((p) => flags.every(([name, want]) => want === undefined || p[name] === want))
@@ -361,7 +369,7 @@ export class SandboxServer implements Sandbox {
       const decoded = Buffer.from(basic[1]!, 'base64').toString('utf8');
       const colon = decoded.indexOf(':');
       const user = colon === -1 ? decoded : decoded.slice(0, colon);
-      return user === SANDBOX_API_KEY ? undefined : 'Invalid API key.';
+      return SANDBOX_API_KEYS.includes(user) ? undefined : 'Invalid API key.';
     }
     const token = /^Token\s+(\S+)$/i.exec(header);
     if (token) {

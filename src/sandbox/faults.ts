@@ -5,7 +5,7 @@ import { UsageError } from '../errors.js';
 
 export const FAULT_KINDS = [
   'latency', '429', '500', '502', '503', '504', 'reset', 'stall-headers', 'stall-body', 'truncate', 'invalid-record',
-  'dispatches-vanish', 'dispatches-late', 'graphql-error',
+  'dispatches-vanish', 'dispatches-late', 'graphql-error', 'blocked',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -26,6 +26,8 @@ export interface FaultSpec {
   index?: number;
   /** graphql-error: the errorCode and the field it answers */
   code?: string;
+  /** blocked: the page served (an HTML "Request blocked" page, or nothing) */
+  body?: 'html' | 'empty';
 }
 
 const SELECTORS = ['path', 'after', 'every', 'times'];
@@ -45,6 +47,7 @@ const OPTIONS_BY_KIND: Record<FaultKind, string[]> = {
   'dispatches-vanish': [],
   'dispatches-late': [],
   'graphql-error': ['code', 'field'],
+  blocked: [...RETRY, 'body'],
 };
 
 /** Faults that act on GraphQL answers, not on the HTTP response. */
@@ -57,7 +60,7 @@ export function graphqlFaultField(fault: FaultSpec): string {
   return 'flexPlannedDispatches';
 }
 
-export const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set(['429', '500', '502', '503', '504']);
+export const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set(['429', '500', '502', '503', '504', 'blocked']);
 
 /**
  * Parses one spec; a malformed spec throws a UsageError that quotes it.
@@ -73,6 +76,8 @@ export const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set(['429', '500', '502
  *   500              500 with Django's HTML error page                retry_after…, as for 429
  *   502 / 504        HTML body from a "load balancer"                 retry_after…
  *   503              DRF's JSON "Service temporarily unavailable"     retry_after…
+ *   blocked          403 from the "edge": an HTML "Request blocked"    retry_after…, body=html (default)
+ *                    page, not the API's JSON error                   | empty (no body at all)
  *   reset            destroy the socket (TCP RST) before answering    –
  *   stall-headers    never send the status line: the client must time out
  *   stall-body       send headers (full Content-Length) and part of the body, then stall   bytes=N
@@ -89,6 +94,7 @@ export const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set(['429', '500', '502
  *
  * The three GraphQL kinds count only GraphQL requests that ask for their field
  * (flexPlannedDispatches, completedDispatches, or field=): path= is matched against '/v1/graphql/'.
+ * graphql-error with field=obtainKrakenToken fails the token call (code defaults to KT-CT-1199 there).
  *
  *   Selectors, for every kind:
  *   path=SUBSTRING   only requests whose path+query contains SUBSTRING
@@ -152,6 +158,10 @@ export function parseFaultSpec(text: string): FaultSpec {
       case 'code':
         if (value === '') fail('code= is empty');
         fault.code = value;
+        break;
+      case 'body':
+        if (value !== 'html' && value !== 'empty') fail(`body=${value}: expected html or empty`);
+        fault.body = value as 'html' | 'empty';
         break;
     }
   }

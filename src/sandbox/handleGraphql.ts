@@ -5,7 +5,7 @@
 // Kraken; the GraphQL fault kinds (src/sandbox/faults.ts) act here.
 import type { FaultSchedule } from './faults.js';
 import type { Json } from './SandboxCatalog.js';
-import { SANDBOX_ACCOUNT, SANDBOX_API_KEY } from './sandboxCredentials.js';
+import { SANDBOX_ACCOUNT, SANDBOX_API_KEYS } from './sandboxCredentials.js';
 import { SANDBOX_EV_ACCOUNT, SANDBOX_EV_DEVICE, completedDispatchesAt, plannedDispatchesAt } from './sandboxDispatches.js';
 import type { TokenStore } from './TokenStore.js';
 
@@ -73,8 +73,24 @@ export function handleGraphql(bodyText: string, tokens: TokenStore, context?: Gr
       data: { obtainKrakenToken: null },
     },
   });
+  // graphql-error with field=obtainKrakenToken: the token call itself throttled (KT-CT-1199), as
+  // BottlecapDave/HomeAssistant-OctopusEnergy#1731 shows the real service doing
+  const failure = context?.faults.atGraphqlField('obtainKrakenToken').find((f) => f.kind === 'graphql-error');
+  if (failure) {
+    const code = failure.code ?? 'KT-CT-1199';
+    return {
+      status: 200,
+      json: {
+        errors: [{
+          message: code === 'KT-CT-1199' ? 'Too many requests.' : 'Sandbox fault.', locations: [], path: ['obtainKrakenToken'],
+          extensions: { errorType: 'AUTHORIZATION', errorCode: code },
+        }],
+        data: { obtainKrakenToken: null },
+      },
+    };
+  }
   if (apiKey !== undefined) {
-    if (apiKey !== SANDBOX_API_KEY) return fail('Invalid API key.', 'KT-CT-1119');
+    if (!SANDBOX_API_KEYS.includes(apiKey)) return fail('Invalid API key.', 'KT-CT-1119');
   } else if (refreshToken !== undefined) {
     const check = tokens.useRefreshToken(refreshToken);
     if (check === 'expired') return fail('The refresh token has expired.');

@@ -7,6 +7,7 @@ import { sandboxDataDir } from '../paths.js';
 import { RateSeries, type RateColumns, type RateInput } from './RateSeries.js';
 import {
   REAL_BASE_URL, REGIONS, SandboxCatalog, meterKey, synthesizeDetail, tariffDetailEntry, type Json,
+  addDayNightOneRateProduct,
 } from './SandboxCatalog.js';
 import { ConsumptionSeries } from './ConsumptionSeries.js';
 import { readLondonWallAsApi } from './queryParams.js';
@@ -170,6 +171,7 @@ function buildCatalog(dir: string): SandboxCatalog {
   // Octopus Go, region D: seven real rates (two a day) from a peer's test, under the tariff it names.
   catalog.addTariff({ tariffCode: 'E-1R-GO-22-07-05-D', rates: results(SANDBOX_FILES.goD) });
   addSyntheticEvProduct(catalog, json(SANDBOX_FILES.evSynthetic));
+  addDayNightOneRateProduct(catalog);
 
   catalog.accounts.set(SANDBOX_ACCOUNT, sandboxAccount(json(SANDBOX_FILES.account)));
   const from = Date.parse(HOUSEHOLD.from);

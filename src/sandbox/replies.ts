@@ -55,6 +55,11 @@ export function statusFault(fault: FaultSpec, now: Date): Reply {
       return html('502 Bad Gateway');
     case '503':
       return { status: 503, headers, json: { detail: 'Service temporarily unavailable, try again later.' } };
+    case 'blocked':
+      // what an edge in front of the API sends (not DRF's JSON): the key is not what it refuses
+      return fault.body === 'empty'
+        ? { status: 403, headers, contentType: 'text/html', text: '' }
+        : { ...html('Request blocked'), status: 403 };
     default:
       return html('504 Gateway Time-out');
   }

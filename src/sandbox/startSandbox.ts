@@ -10,7 +10,7 @@ import type { AddTariffInput, TariffSummary } from './SandboxCatalog.js';
 import { DEFAULT_TOKEN_TTL_SECONDS } from './sandboxCredentials.js';
 import { SandboxServer } from './SandboxServer.js';
 
-export { SANDBOX_ACCOUNT, SANDBOX_API_KEY, DEFAULT_TOKEN_TTL_SECONDS } from './sandboxCredentials.js';
+export { SANDBOX_ACCOUNT, SANDBOX_API_KEY, SANDBOX_API_KEY_32, SANDBOX_API_KEY_40, DEFAULT_TOKEN_TTL_SECONDS } from './sandboxCredentials.js';
 export { FAULT_KINDS, parseFaultSpec } from './faults.js';
 export { SANDBOX_EV_ACCOUNT, SANDBOX_EV_DEVICE, EV_HOUSEHOLD, COMPLETED_DISPATCHES, plannedDispatchesAt } from './sandboxDispatches.js';
 export { SANDBOX_PROFILES, SPEC_PROFILE_FAULTS, type SandboxProfile } from './profiles.js';
@@ -66,6 +66,9 @@ export interface Sandbox {
   setVisibleUntil(date: Date | undefined): void;
   /** Registers (or replaces the given rates of) a tariff; an unknown product is made up and listed. */
   addTariff(input: AddTariffInput): void;
+  /** Takes a product off the products list (withdrawn), its detail and rates still answering as a
+   *  retired product's do; `false` lists it again. */
+  setListed(productCode: string, listed: boolean): void;
   /** Every tariff × rate kind with data: row counts and valid_from range. */
   tariffs(): TariffSummary[];
   /** Stops listening, drops every connection (idle, stalled or mid-response) and pending delay. */

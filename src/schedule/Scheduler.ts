@@ -3,9 +3,10 @@
 // database. Ticks never stack: a job already queued takes the extra trigger (so rates and
 // day_ahead at 16:00 make one run), a tick of the schedule that started the running run is
 // dropped. Failures back off per job (Backoff); a run that found another tariffs job writing
-// (busy) is no failure: it is retried after busyRetryMs, and no tick is skipped for it. A run that
-// stored new rates queues its follow-ups. The database is never held here: each job opens the
-// working file while it works and publishes the analysts' file (WriteSession).
+// (busy) is no failure: it is retried after busyRetryMs, and no tick is skipped for it; nor is one
+// the API refused (a block, 429, KT-CT-1199): the next tick tries again, the day-ahead watch
+// included. A run that stored new rates queues its follow-ups. The database is never held here:
+// each job opens the working file while it works and publishes the analysts' file (WriteSession).
 import { Cron } from 'croner';
 import type { Config } from '../config/loadConfig.js';
 import type { Logger } from '../log/createLogger.js';
@@ -187,6 +188,8 @@ export class Scheduler {
     });
     if (outcome.busy) {
       this.retrySoon(run.job.name);
+    } else if (outcome.blocked) {
+      this.logger.warn({ job: run.job.name }, 'the API is refusing requests: retrying at the next tick (no ticks skipped)');
     } else if (outcome.status === 'failed') {
       const skips = this.backoff.failed(run.job.name);
       const state = this.backoff.of(run.job.name);

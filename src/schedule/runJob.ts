@@ -2,6 +2,7 @@
 // starts and one when it ends, and every error turned into an outcome (never thrown), so the
 // daemon carries on and `tariffs run` can pick its exit status.
 import { randomUUID } from 'node:crypto';
+import { refusedByApi } from '../api/errors.js';
 import { DatabaseBusyError } from '../errors.js';
 import type { JobContext, JobDefinition, JobResult, JobStatus } from './Job.js';
 
@@ -18,6 +19,8 @@ export interface JobOutcome {
   error?: unknown;
   /** The job failed because another process held the database. */
   busy: boolean;
+  /** The job failed because the API refused requests for now (a block, 429, KT-CT-1199). */
+  blocked: boolean;
   startedAt: Date;
   seconds: number;
 }
@@ -43,13 +46,14 @@ export async function runJob(job: JobDefinition, options: RunJobOptions): Promis
     };
     if (result.status === 'ok' || result.status === 'skipped') logger.info(line, `job ${result.status}`);
     else logger.warn(line, `job ${result.status}`);
-    return { job: job.name, runId, triggers: options.triggers, status: result.status, result, busy: false, startedAt, seconds: seconds() };
+    return { job: job.name, runId, triggers: options.triggers, status: result.status, result, busy: false, blocked: false, startedAt, seconds: seconds() };
   } catch (error) {
     const busy = error instanceof DatabaseBusyError;
+    const blocked = refusedByApi(error);
     const err = { name: (error as Error)?.name, code: (error as { code?: string })?.code, message: (error as Error)?.message ?? String(error) };
     const status: JobStatus = options.signal.aborted ? 'interrupted' : 'failed';
     if (busy) logger.warn({ err, seconds: seconds() }, 'job not run: another tariffs job is writing the database');
     else logger.error({ err, seconds: seconds() }, `job ${status}`);
-    return { job: job.name, runId, triggers: options.triggers, status, error, busy, startedAt, seconds: seconds() };
+    return { job: job.name, runId, triggers: options.triggers, status, error, busy, blocked, startedAt, seconds: seconds() };
   }
 }

@@ -1,5 +1,6 @@
 // What `tariffs status` shows: per tracked tariff its latest stored slot, whether tomorrow is
-// complete and the holes of the last 7 days; per job its last recorded run. Read-only.
+// complete and the holes of the last 7 days; per job its last recorded run; per meter how fresh
+// its readings are. Read-only.
 import { missingSlotsByTariff } from '../analytics/gaps.js';
 import type { BusyAttempt } from '../store/busyAttempts.js';
 import type { Warehouse } from '../store/Warehouse.js';
@@ -25,6 +26,11 @@ export interface TariffStatus {
   gaps_7d: number | null;
   /** Optional resources (standing charges, product detail) the latest attempt could not get. */
   missing_optional: MissingOptional[];
+  /** When a products refresh last saw the tariff's product leave the list (null: listed, or unknown). */
+  product_withdrawn_at: string | null;
+  /** The Europe/London day of the last rate, when every rate ended before today although the
+   *  tariff's rates URL answered since (a quiet tariff; null otherwise). */
+  rates_stopped_on: string | null;
 }
 
 export interface MissingOptional {
@@ -49,10 +55,28 @@ export interface JobRunStatus {
   last_busy_at: string | null;
 }
 
+/** A meter with readings, as the macro meter_freshness_at answers as of the status's instant. */
+export interface MeterStatus {
+  meter_point: string;
+  serial: string;
+  fuel: string | null;
+  is_export: boolean | null;
+  /** null: a meter known only from an imported file. */
+  account_number: string | null;
+  /** End of its newest half-hour. */
+  latest_reading: string;
+  latest_local_date: string;
+  /** London days from the newest reading's day to today's (1: yesterday's readings are in). */
+  age_days: number;
+  /** Half-hours without a reading in the 7 London days before today. */
+  holes_7d: number;
+}
+
 export interface WarehouseStatus {
   now: string;
   tariffs: TariffStatus[];
   jobs: JobRunStatus[];
+  meters: MeterStatus[];
 }
 
 /** `pendingBusy`: attempts noted beside the file and not yet moved into busy_attempts (busyAttempts.ts). */
@@ -81,6 +105,11 @@ export async function warehouseStatus(
     list.push({ resource: r.resource as string, status: (r.http_status ?? r.error_code ?? null) as number | string | null, checked_at: r.checked_at as string });
     missing.set(r.tariff_code as string, list);
   }
+  const withdrawn = new Map((await warehouse.all(`SELECT t.tariff_code, c.seen_at FROM tariffs AS t
+      JOIN (FROM product_changes QUALIFY row_number() OVER (PARTITION BY product_code ORDER BY seen_at DESC) = 1) AS c
+        ON c.product_code = t.product_code
+      WHERE c.change = 'withdrawn'`)).map((r) => [r.tariff_code as string, r.seen_at as string]));
+  const quiet = await quietTariffs(warehouse, localDayBounds(today).start);
   const tariffs = dayAhead.map((t): TariffStatus => {
     const l = latest.get(t.tariffCode);
     const latestSlot = l && l.open_ended !== true && typeof l.latest_slot === 'string' ? new Date(l.latest_slot) : null;
@@ -96,6 +125,8 @@ export async function warehouseStatus(
       state: t.state,
       gaps_7d: stored.has(t.tariffCode) ? gaps.get(t.tariffCode) ?? 0 : null,
       missing_optional: missing.get(t.tariffCode) ?? [],
+      product_withdrawn_at: withdrawn.get(t.tariffCode) ?? null,
+      rates_stopped_on: quiet.get(t.tariffCode) ?? null,
     };
   });
   const runs = await warehouse.all(`
@@ -127,5 +158,20 @@ export async function warehouseStatus(
       error: run.error as string | null, busy_attempts: attempts.length, last_busy_at: last,
     };
   });
-  return { now: formatUtc(now), tariffs, jobs };
+  const meters = await warehouse.all<MeterStatus>('SELECT * FROM meter_freshness_at(CAST($now AS TIMESTAMPTZ))', { now: now.toISOString() });
+  return { now: formatUtc(now), tariffs, jobs, meters };
+}
+
+/** Tariffs whose every unit rate ended by `todayStart` although a fetch of their unit rates
+ *  succeeded after that end (their URL answers, with nothing new): tariff → the last rate's day. */
+async function quietTariffs(warehouse: Warehouse, todayStart: Date): Promise<Map<string, string>> {
+  const rows = await warehouse.all(`
+    SELECT u.tariff_code, max(u.valid_to) AS ended
+    FROM unit_rates AS u
+    GROUP BY u.tariff_code
+    HAVING NOT bool_or(u.valid_to IS NULL) AND max(u.valid_to) <= CAST($today AS TIMESTAMPTZ)
+       AND (SELECT max(k.updated_at) FROM ingest_cursors AS k
+            WHERE k.tariff_code = u.tariff_code AND k.rate_kind <> 'standing_charge') > max(u.valid_to)`,
+  { today: todayStart.toISOString() });
+  return new Map(rows.map((r) => [r.tariff_code as string, localDateOf(new Date(Date.parse(r.ended as string) - 1))]));
 }

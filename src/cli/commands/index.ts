@@ -20,7 +20,7 @@ export const COMMANDS: readonly CommandEntry[] = [
     summary: 'fetch products and tariff rates into the DuckDB warehouse (incremental, idempotent)',
   },
   { name: 'sql', usage: '[options] <query>', load: () => import('./sql.js'), summary: 'run a read-only SQL query against the warehouse' },
-  { name: 'products', usage: '[options]', load: () => import('./products.js'), summary: 'list the products stored in the warehouse' },
+  { name: 'products', usage: '[options]', load: () => import('./products.js'), summary: 'list the products stored in the warehouse, or (--changes) what appeared and left' },
   {
     name: 'tariffs', usage: '[options]', load: () => import('./tariffs.js'),
     summary: 'list the tariffs stored in the warehouse, with their rate coverage',

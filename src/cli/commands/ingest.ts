@@ -43,7 +43,8 @@ export function configure(command: Command): void {
   command.addHelpText('after', `
 Without --from, each tariff continues from its last stored slot (re-reading a short look-back to
 catch revisions); a tariff never seen starts at the config's default_from (else two years back).
-A tariff needs its unit rates (standard, or day and night for E-2R-…); standing charges are
+A tariff needs its unit rates: those its product detail links (standard, or day and night), else
+those its code implies (day and night for E-2R-…); standing charges are
 optional: when the server lacks them, one warning, the rates are stored, and they are asked for
 again a day later (summary: missing_optional; tariffs status shows them). Rates that come back
 empty are reported in the summary's "empty", with a hint from the product's detail.
@@ -57,7 +58,8 @@ changed (copy, fsync, atomic rename): readers of --db are never locked out, nor 
 With --account, the account's meter points, agreements and half-hourly consumption are stored too
 (meter_points, agreements, consumption), each meter continuing from its last reading less 7 days
 (late reads); consumption endpoints a server does not offer (404/410/400, or retries exhausted)
-give one warning naming the meter and URL (summary field warnings), and the run still succeeds.
+give one warning naming the meter and URL (summary field warnings), and the run still succeeds;
+a block or rate limit (403 page, 429, KT-CT-1199) fails that meter instead, the next run asks again.
 An account with an Intelligent Octopus Go agreement (a four-rate EV tariff, ingested with --product
 and --region for its night band, or an INTELLI code) also has its devices and planned and completed
 dispatches fetched over GraphQL with a token (tables dispatches, smart_devices; view

@@ -12,20 +12,26 @@ import { formatLocal, localMinutesOfDay, parseUserDateTime } from '../../time/in
 import type { WarehouseStatus } from '../../schedule/warehouseStatus.js';
 import { action } from '../run.js';
 import { configFrom, formatOf, loggerFor, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
-import { parsed, seconds } from '../flagRules.js';
+import { parsed, seconds, wholeNumber } from '../flagRules.js';
 import { render } from '../output.js';
 
 interface StatusFlags extends CommonFlags {
   now?: Date;
   busyTimeout: number;
   check?: boolean;
+  maxMeterAge: number;
 }
+
+/** Default of --max-meter-age: the supplier usually delivers yesterday's readings by the morning. */
+export const DEFAULT_MAX_METER_AGE_DAYS = 3;
 
 export function configure(command: Command): void {
   command
     .option('--now <when>', 'judge "today" and "tomorrow" as of this instant (ISO 8601) instead of now', parsed('--now', parseUserDateTime))
     .option('--busy-timeout <seconds>', 'how long to wait while a job is writing the database', seconds('--busy-timeout'), 10)
-    .option('--check', 'for monitoring: exit 1 (each problem one line on stderr) unless every tracked tariff is current');
+    .option('--check', 'for monitoring: exit 1 (each problem one line on stderr) unless every tracked tariff is current')
+    .option('--max-meter-age <days>', "with --check: name an account meter whose newest reading's day is more than this many days before today",
+      wholeNumber('--max-meter-age', 1, 3650), DEFAULT_MAX_METER_AGE_DAYS);
   withConfig(withDb(withFormat(command)));
   command.addHelpText('after', `
 Tracked tariffs come from the --config file (tariffs, products in their regions, and for accounts
@@ -40,10 +46,15 @@ soon, not failures. Jobs never lock this command out (they write a working file 
 exit 75 only if another program holds the database open for writing for longer than --busy-timeout.
 
 --check (for monitoring, e.g. a Nagios or healthchecks probe): exit 0 when all is well, 1 when a
-tracked tariff has no rates, is stale (a half-hourly tariff with nothing stored for today), has
+tracked tariff has no rates, is stale (a half-hourly tariff with nothing stored for today), is
+quiet (every rate ended before today although its rates URL answered since: rates_stopped_on, the
+last rate's day), belongs to a product that left the products list (product_withdrawn_at), has
 gaps in the last 7 days, or is missing tomorrow after 20:00 Europe/London (day-ahead prices are
 published by then), or when the latest run of a job failed, or its latest attempts found the
-database busy; each problem is one line on stderr.`);
+database busy, or when an account's meter has stopped reporting (its newest reading's London day
+more than --max-meter-age days before today, 3 by default: the supplier usually delivers
+yesterday's by the morning); each problem is one line on stderr. JSON output adds "meters": per
+meter the view meter_freshness's row as of --now (latest_reading, age_days, holes_7d).`);
   command.action(action(async (flags: StatusFlags) => {
     const config = configFrom(flags);
     const format = formatOf(flags);
@@ -56,7 +67,7 @@ database busy; each problem is one line on stderr.`);
       warehouse.close();
     }
     const workingFileBytes = workingFileSize(config.db);
-    const problems = flags.check ? statusProblems(status, now) : [];
+    const problems = flags.check ? statusProblems(status, now, { maxMeterAgeDays: flags.maxMeterAge }) : [];
     for (const problem of problems) process.stderr.write(`tariffs: status: ${problem}\n`);
     const exit = problems.length > 0 ? EXIT.FAILURE : EXIT.OK;
     if (format === 'json') {
@@ -75,6 +86,7 @@ database busy; each problem is one line on stderr.`);
       return exit;
     }
     process.stdout.write(`Tariffs (as of ${formatLocal(now).slice(0, 16).replace('T', ' ')} Europe/London)\n${render(tariffs, 'table')}\nJobs\n${render(jobs, 'table')}`);
+    if (status.meters.length > 0) process.stdout.write(`\nMeters\n${render(status.meters, 'table')}`);
     if (workingFileBytes !== null) {
       // named beside the database, not by its whole path: the line fits a narrow terminal
       const folder = basename(dirname(jobPaths(config.db).work));
@@ -94,14 +106,26 @@ function workingFileSize(db: string): number | null {
 }
 
 /** What `status --check` reports, one line each (empty: all is well). */
-export function statusProblems(status: WarehouseStatus, now: Date): string[] {
+export function statusProblems(status: WarehouseStatus, now: Date, options: { maxMeterAgeDays?: number } = {}): string[] {
   const problems: string[] = [];
   const evening = localMinutesOfDay(now) >= 20 * 60;
   for (const t of status.tariffs) {
+    if (t.product_withdrawn_at !== null) {
+      problems.push(`${t.tariff}: its product has left the supplier's products list (seen ${t.product_withdrawn_at}; tariffs products --changes)`);
+    }
+    if (t.rates_stopped_on !== null) {
+      problems.push(`${t.tariff}: quiet: its rates stopped on ${t.rates_stopped_on} although its URL still answers (a retired tariff?)`);
+    }
     if (t.state === 'never-fetched' || t.state === 'no-rates') problems.push(`${t.tariff}: no rates stored`);
     else if (t.state === 'not-live') problems.push(`${t.tariff}: stale: nothing stored for today (latest half-hour ${t.latest_slot_local})`);
     else if (t.state === 'incomplete' && evening) problems.push(`${t.tariff}: tomorrow (${t.tomorrow}) incomplete after 20:00: ${t.tomorrow_slots} half-hours`);
     if (t.gaps_7d !== null && t.gaps_7d > 0) problems.push(`${t.tariff}: ${t.gaps_7d} half-hours missing in the last 7 days`);
+  }
+  const maxAge = options.maxMeterAgeDays ?? DEFAULT_MAX_METER_AGE_DAYS;
+  for (const m of status.meters) {
+    if (m.account_number === null || m.age_days <= maxAge) continue; // an imported file's meter is not expected to grow
+    problems.push(`meter ${m.meter_point}:${m.serial} (account ${m.account_number}): no readings since ${m.latest_local_date} `
+      + `(${m.age_days} days, more than ${maxAge}); ${m.holes_7d} half-hours missing in the last 7 days`);
   }
   for (const j of status.jobs) {
     if (j.status === 'failed' || j.status === 'partial') problems.push(`job ${j.job}: the latest run (${j.run_id}) ended ${j.status}${j.error ? `: ${j.error}` : ''}`);
