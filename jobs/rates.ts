@@ -103,7 +103,7 @@ export async function run(ctx: JobContext): Promise<JobResult> {
     if (!watch.fetch) return { status: 'skipped', ratesChanged: 0, message: watch.reason };
   }
   const summary = await runIngest(
-    { tariffs: config.tariffs, products: config.products, accounts: config.accounts, useCases: ['rates', 'accounts', 'dispatches'], job: 'rates' },
+    { tariffs: config.tariffs, products: config.products, accounts: config.accounts, useCases: ['rates', 'accounts', 'dispatches', 'flexibility'], job: 'rates' },
     ingestContextOf(ctx),
   );
   const result: JobResult = {

@@ -68,7 +68,9 @@ const NO_WAITS = { retry: { baseDelayMs: 5, maxDelayMs: 20 }, sleep: async () =>
 async function ingest(db: string, baseUrl = sandbox.baseUrl): Promise<IngestSummary> {
   const config = loadConfig({ db, baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY });
   return runIngest({
-    tariffs: [], products: [{ code: EV_PRODUCT, regions: ['L'] }], accounts: [SANDBOX_EV_ACCOUNT], noProducts: true,
+    tariffs: [], products: [{ code: EV_PRODUCT, regions: ['L'] }], accounts: [SANDBOX_EV_ACCOUNT],
+    // the household's Power Ups (test/power-up.test.ts) would price some half-hours free
+    useCases: ['rates', 'accounts', 'dispatches'],
     from: new Date('2024-03-29T00:00:00Z'), to: new Date('2024-11-01T00:00:00Z'),
   }, { config, logger: silentLogger(), now: () => new Date(clock), http: NO_WAITS });
 }

@@ -28,7 +28,8 @@ WITH per_scenario AS (
            bool_and(complete) AS complete,
            sum(half_hours) AS half_hours,
            sum(carried_half_hours) AS carried_half_hours,
-           min(carried_from) AS carried_from
+           min(carried_from) AS carried_from,
+           sum(free_half_hours) AS free_half_hours
     FROM portfolio_daily_costs(list_prepend('actual', CAST(tariffs AS VARCHAR[])), range_from, range_to,
                                meters := meters, payment := payment, dispatches := dispatches,
                                mismatches := mismatches)
@@ -64,6 +65,8 @@ SELECT
              THEN 'prices of ' || p.carried_half_hours || ' of ' || p.half_hours || ' half-hours carried from the last published rate (open-ended, from '
                   || strftime(p.carried_from, '%Y-%m-%d') || ')' END,
         CASE WHEN p.standing_charge_missing_days > 0
-             THEN 'no standing charge stored for ' || p.standing_charge_missing_days || ' of ' || p.days || ' days (energy only)' END), '') AS caveats
+             THEN 'no standing charge stored for ' || p.standing_charge_missing_days || ' of ' || p.days || ' days (energy only)' END), '') AS caveats,
+    -- half-hours inside a Power Up (free; 'actual' only)
+    CAST(p.free_half_hours AS INTEGER) AS free_half_hours
 FROM per_scenario AS p
 LEFT JOIN per_scenario AS a ON a.meter_point = p.meter_point AND a.scenario = 'actual';

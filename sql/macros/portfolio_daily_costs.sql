@@ -7,6 +7,7 @@
 -- once. A day's total is its energy (what is priced) plus its standing charge: a day without
 -- readings owes its standing charge; with nothing priced and no standing charge it has no total
 -- (NULL, never zero). complete: every half-hour has a reading and a price, and the charge is known.
+-- free_half_hours: those inside a Power Up (priced free by portfolio_pricing).
 -- priced → days → standing → final.
 CREATE OR REPLACE MACRO portfolio_daily_costs(scenarios, range_from, range_to, meters := NULL,
                                               payment := 'DIRECT_DEBIT', dispatches := 'default',
@@ -23,7 +24,8 @@ WITH days AS (
            count(*) FILTER (WHERE NOT has_reading) AS missing_readings,
            count(*) FILTER (WHERE NOT (has_price AND has_reading)) AS missing_half_hours,
            count(*) FILTER (WHERE carried) AS carried_half_hours,
-           min(carried_from) AS carried_from
+           min(carried_from) AS carried_from,
+           count(*) FILTER (WHERE free_half_hour) AS free_half_hours
     FROM portfolio_pricing(scenarios, range_from, range_to, meters := meters, payment := payment,
                            whole_days := true, dispatches := dispatches, mismatches := mismatches)
     GROUP BY meter_point, scenario, local_date
@@ -85,5 +87,7 @@ SELECT
     missing_half_hours = 0 AND standing_charge_inc_vat IS NOT NULL AS complete,
     -- half-hours priced at a last published rate carried forward (see portfolio_pricing)
     CAST(carried_half_hours AS INTEGER) AS carried_half_hours,
-    carried_from
+    carried_from,
+    -- half-hours inside a Power Up (free; see portfolio_pricing)
+    CAST(free_half_hours AS INTEGER) AS free_half_hours
 FROM totals;

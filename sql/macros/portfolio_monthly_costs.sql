@@ -30,7 +30,8 @@ SELECT
     CAST(count(*) FILTER (WHERE standing_charge_missing) AS INTEGER) AS standing_charge_missing_days,
     bool_and(complete) AS complete,
     CAST(sum(carried_half_hours) AS INTEGER) AS carried_half_hours,
-    min(carried_from) AS carried_from
+    min(carried_from) AS carried_from,
+    CAST(sum(free_half_hours) AS INTEGER) AS free_half_hours
 FROM portfolio_daily_costs(scenarios, range_from, range_to, meters := meters, payment := payment,
                            dispatches := dispatches, mismatches := mismatches)
 GROUP BY meter_point, scenario, month;

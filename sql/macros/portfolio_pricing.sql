@@ -7,8 +7,9 @@
 -- whole_days the local days whose midnight lies in it. No reading or no price: NULL cost, flagged
 -- by has_reading/has_price. carried: priced at the tariff's last rate without an end. Intelligent
 -- Octopus Go: prices of effective_rates_with(dispatches). A tariff of another fuel or direction
--- than a meter's: an error (mismatches 'refuse'), or that pair left out ('skip').
--- meter_ref → readings → bounds → spans/slots → pairs → assigned → prices, effective → final.
+-- than a meter's: an error (mismatches 'refuse'), or that pair left out ('skip'). Power Up: an
+-- 'actual' half-hour inside one of its meter point's is free: least(price, 0) (free_half_hour).
+-- meter_ref → readings → bounds → spans/slots → pairs → assigned → prices, effective, free → final.
 CREATE OR REPLACE MACRO portfolio_pricing(scenarios, range_from, range_to, meters := NULL,
                                           payment := 'DIRECT_DEBIT', whole_days := false,
                                           dispatches := 'default', mismatches := 'refuse') AS TABLE
@@ -115,6 +116,19 @@ effective AS (
     WHERE dispatches <> 'none'
       AND coalesce(payment_method, payment) = payment
 ),
+free AS (
+    -- the half-hours of the meters' Power Ups: only 'actual' is billed with them
+    SELECT DISTINCT a.meter_point, a.slot_start
+    FROM assigned AS a
+    JOIN flexibility_events AS f
+      ON f.meter_point = a.meter_point
+     AND a.slot_start >= f.start_at
+     AND a.slot_start + INTERVAL 30 MINUTE <= f.end_at
+    WHERE a.scenario = 'actual'
+      AND f.kind = 'power_up'
+      AND f.superseded_at IS NULL
+      AND f.joined IS DISTINCT FROM false
+),
 open_ended AS (
     -- each tariff's last published rates, those without an end (valid_to NULL): carried forward
     SELECT tariff_code, min(valid_from) AS carried_start, min(local_date) AS carried_from
@@ -134,18 +148,26 @@ SELECT
     a.slot_start + INTERVAL 30 MINUTE AS slot_end,
     a.settlement_period,
     -- consumption, price (p/kWh), cost (p, unrounded; NULL when either is missing)
+    -- (a Power Up half-hour: the price if negative, else zero)
     r.kwh,
-    coalesce(e.value_inc_vat, p.value_inc_vat) AS value_inc_vat,
-    coalesce(e.value_exc_vat, p.value_exc_vat) AS value_exc_vat,
-    r.kwh * coalesce(e.value_inc_vat, p.value_inc_vat) AS cost_inc_vat,
-    r.kwh * coalesce(e.value_exc_vat, p.value_exc_vat) AS cost_exc_vat,
+    CASE WHEN fr.meter_point IS NULL THEN coalesce(e.value_inc_vat, p.value_inc_vat)
+         ELSE least(coalesce(e.value_inc_vat, p.value_inc_vat), 0) END AS value_inc_vat,
+    CASE WHEN fr.meter_point IS NULL THEN coalesce(e.value_exc_vat, p.value_exc_vat)
+         ELSE least(coalesce(e.value_exc_vat, p.value_exc_vat), 0) END AS value_exc_vat,
+    r.kwh * CASE WHEN fr.meter_point IS NULL THEN coalesce(e.value_inc_vat, p.value_inc_vat)
+                 ELSE least(coalesce(e.value_inc_vat, p.value_inc_vat), 0) END AS cost_inc_vat,
+    r.kwh * CASE WHEN fr.meter_point IS NULL THEN coalesce(e.value_exc_vat, p.value_exc_vat)
+                 ELSE least(coalesce(e.value_exc_vat, p.value_exc_vat), 0) END AS cost_exc_vat,
     r.kwh IS NOT NULL AS has_reading,
     p.value_inc_vat IS NOT NULL AS has_price,
     -- priced at a last published rate without an end (carried forward), and that rate's first local day
     coalesce(p.value_inc_vat IS NOT NULL AND a.slot_start >= o.carried_start, false) AS carried,
-    CASE WHEN p.value_inc_vat IS NOT NULL AND a.slot_start >= o.carried_start THEN o.carried_from END AS carried_from
+    CASE WHEN p.value_inc_vat IS NOT NULL AND a.slot_start >= o.carried_start THEN o.carried_from END AS carried_from,
+    -- inside a Power Up of the meter point (actual only): free
+    fr.meter_point IS NOT NULL AS free_half_hour
 FROM assigned AS a
 LEFT JOIN readings AS r ON r.meter_point = a.meter_point AND r.slot_start = a.slot_start
 LEFT JOIN prices AS p ON p.tariff_code = a.tariff_code AND p.slot_start = a.slot_start
 LEFT JOIN effective AS e ON e.meter_point = a.meter_point AND e.tariff_code = a.tariff_code AND e.slot_start = a.slot_start
-LEFT JOIN open_ended AS o ON o.tariff_code = a.tariff_code;
+LEFT JOIN open_ended AS o ON o.tariff_code = a.tariff_code
+LEFT JOIN free AS fr ON fr.meter_point = a.meter_point AND fr.slot_start = a.slot_start AND a.scenario = 'actual';

@@ -74,8 +74,8 @@ export class DispatchClient {
     }));
   }
 
-  private async query<T extends z.ZodType>(
-    query: string, variables: Record<string, string>, dataSchema: T, signal: AbortSignal | undefined,
+  protected async query<T extends z.ZodType>(
+    query: string, variables: Record<string, unknown>, dataSchema: T, signal: AbortSignal | undefined,
   ): Promise<z.infer<T>> {
     const context = { method: 'POST', url: redactUrl(this.url) };
     if (!this.credentials) {
@@ -103,7 +103,7 @@ export class DispatchClient {
     return answer.data;
   }
 
-  private span(start: string, end: string, where: string): { start: number; end: number } {
+  protected span(start: string, end: string, where: string): { start: number; end: number } {
     const s = Date.parse(start);
     const e = Date.parse(end);
     const context = { method: 'POST', url: redactUrl(this.url) };

@@ -81,6 +81,11 @@ export interface IngestSummary {
   dispatches_planned: number;
   dispatches_superseded: number;
   dispatches_completed: number;
+  /** Power Up / Power Down events added, earlier versions superseded, and events of another
+   *  region left out. */
+  flexibility_inserted: number;
+  flexibility_superseded: number;
+  flexibility_ignored: number;
 }
 
 const INGEST_MEMORY_LIMIT = '48MB';
@@ -90,7 +95,7 @@ const INGEST_MEMORY_LIMIT = '48MB';
 export function useCasesOf(request: IngestRequest): UseCaseName[] {
   if (request.useCases) return request.useCases;
   const products: UseCaseName[] = request.noProducts ? [] : ['products'];
-  return [...products, 'rates', 'accounts', 'dispatches'];
+  return [...products, 'rates', 'accounts', 'dispatches', 'flexibility'];
 }
 
 export async function runIngest(request: IngestRequest, context: IngestContext): Promise<IngestSummary> {
@@ -223,7 +228,7 @@ function timeLimitMessage(seconds: number): string {
 }
 
 function summaryOf({ run, status, fetched, errors }: { run: RecordedRun; status: RunStatus; fetched: Tally; errors: string[] }): IngestSummary {
-  const { rates, consumption, dispatches } = fetched;
+  const { rates, consumption, dispatches, flexibility } = fetched;
   return {
     run_id: run.runId, job: run.job, status, tariffs: fetched.targets.length,
     tariffs_failed: rates?.tariffs.filter((t) => !t.ok).length ?? 0, products: fetched.products,
@@ -236,10 +241,13 @@ function summaryOf({ run, status, fetched, errors }: { run: RecordedRun; status:
     consumption_meters: consumption?.meters.length ?? 0,
     consumption_inserted: consumption?.inserted ?? 0,
     consumption_updated: consumption?.updated ?? 0,
-    warnings: [...consumption?.warnings ?? [], ...dispatches?.warnings ?? []],
+    warnings: [...consumption?.warnings ?? [], ...dispatches?.warnings ?? [], ...flexibility?.warnings ?? []],
     dispatches_planned: dispatches?.planned_inserted ?? 0,
     dispatches_superseded: dispatches?.planned_superseded ?? 0,
     dispatches_completed: dispatches?.completed_inserted ?? 0,
+    flexibility_inserted: flexibility?.inserted ?? 0,
+    flexibility_superseded: flexibility?.superseded ?? 0,
+    flexibility_ignored: flexibility?.ignored ?? 0,
   };
 }
 

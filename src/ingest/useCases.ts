@@ -1,8 +1,9 @@
 // The parts a run is composed of, each fetching and storing one kind of thing: products, rates
 // (with what is missing or empty), the accounts' consumption, and Intelligent Octopus Go
-// dispatches. runIngest (ingest.ts) runs the ones a request names inside one recorded run.
+// dispatches, Power Up / Power Down events. runIngest (ingest.ts) runs the ones a request names inside one recorded run.
 import type { Logger } from 'pino';
 import { DispatchClient } from '../api/DispatchClient.js';
+import { FlexibilityClient } from '../api/FlexibilityClient.js';
 import { credentialsFrom } from '../api/credentials.js';
 import type { OctopusClient } from '../api/OctopusClient.js';
 import type { Config } from '../config/loadConfig.js';
@@ -12,13 +13,14 @@ import { localDateOf, localDayBounds, parseUserDateTime } from '../time/index.js
 import { describeEmptyRates, type EmptyRates } from './emptyRates.js';
 import { ingestConsumption, type IngestConsumptionResult } from './ingestConsumption.js';
 import { ingestDispatches, type IngestDispatchesResult } from './ingestDispatches.js';
+import { ingestFlexibility, type IngestFlexibilityResult } from './ingestFlexibility.js';
 import { ingestRates, type IngestRatesResult, type Progress } from './ingestRates.js';
 import { applyLinkedKinds } from './linkedKinds.js';
 import { recordOptionalOutcomes, type MissingResource } from './optionalResources.js';
 import { refreshProducts } from './refreshProducts.js';
 import { resolveTargets, type IngestTarget, type TargetRequest } from './resolveTargets.js';
 
-export type UseCaseName = 'products' | 'rates' | 'accounts' | 'dispatches';
+export type UseCaseName = 'products' | 'rates' | 'accounts' | 'dispatches' | 'flexibility';
 
 /** What the use cases of one run share. */
 export interface Run {
@@ -46,6 +48,7 @@ export interface Tally {
   rates?: IngestRatesResult;
   consumption?: IngestConsumptionResult;
   dispatches?: IngestDispatchesResult;
+  flexibility?: IngestFlexibilityResult;
   missing: MissingResource[];
   empty: EmptyRates[];
 }
@@ -114,6 +117,16 @@ export const USE_CASES: Record<UseCaseName, (run: Run, tally: Tally) => Promise<
     tally.dispatches = await ingestDispatches({
       warehouse: run.session.warehouse, client, logger: run.logger, accounts, runId: run.runId, now: run.now, signal: run.signal,
       kinds: run.request.dispatchKinds,
+    });
+  },
+
+  /** Power Up and Power Down events of the accounts' import meter points (their region only). */
+  async flexibility(run, tally) {
+    const accounts = run.request.accounts ?? [];
+    if (accounts.length === 0 || run.signal.aborted) return;
+    const client = new FlexibilityClient(run.client.http, run.client.baseUrl, credentialsFrom(run.config, run.client.baseUrl, 'token'));
+    tally.flexibility = await ingestFlexibility({
+      warehouse: run.session.warehouse, client, logger: run.logger, accounts, runId: run.runId, now: run.now, signal: run.signal,
     });
   },
 };

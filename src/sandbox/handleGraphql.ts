@@ -1,12 +1,14 @@
 // POST /v1/graphql/: the obtainKrakenToken mutation, enough for a client to trade the API key
 // (or a refresh token) for a token, and the Intelligent Octopus Go queries (with a token): an
 // account's devices, a device's flexPlannedDispatches and an account's completedDispatches
-// (src/sandbox/sandboxDispatches.ts). Errors come back as GraphQL errors with HTTP 200, like
+// (src/sandbox/sandboxDispatches.ts), and Power Up / Power Down events: customerFlexibilityCampaignEvents
+// and savingSessions (src/sandbox/sandboxFlexibility.ts). Errors come back as GraphQL errors with HTTP 200, like
 // Kraken; the GraphQL fault kinds (src/sandbox/faults.ts) act here.
 import type { FaultSchedule } from './faults.js';
 import type { Json } from './SandboxCatalog.js';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEYS } from './sandboxCredentials.js';
 import { SANDBOX_EV_ACCOUNT, SANDBOX_EV_DEVICE, completedDispatchesAt, plannedDispatchesAt } from './sandboxDispatches.js';
+import { campaignEventsAt, savingSessionsOf } from './sandboxFlexibility.js';
 import type { TokenStore } from './TokenStore.js';
 
 /** What the dispatch queries need of the server: the request's Authorization header, the
@@ -18,7 +20,7 @@ export interface GraphqlQueryContext {
   faults: FaultSchedule;
 }
 
-const DISPATCH_FIELDS = ['devices', 'flexPlannedDispatches', 'completedDispatches'] as const;
+const DISPATCH_FIELDS = ['devices', 'flexPlannedDispatches', 'completedDispatches', 'customerFlexibilityCampaignEvents', 'savingSessions'] as const;
 
 export interface GraphqlResult {
   status: number;
@@ -42,7 +44,7 @@ export function handleGraphql(bodyText: string, tokens: TokenStore, context?: Gr
   }
   const query = body.query;
   const variables = (typeof body.variables === 'object' && body.variables !== null ? body.variables : {}) as Record<string, unknown>;
-  const fields = DISPATCH_FIELDS.filter((f) => new RegExp(`\\b${f}\\s*\\(`).test(query));
+  const fields = DISPATCH_FIELDS.filter((f) => new RegExp(`\\b${f}\\s*[({]`).test(query));
   if (!/\bobtainKrakenToken\b/.test(query) && context && fields.length > 0) {
     return dispatchQuery(query, variables, fields, tokens, context);
   }
@@ -51,7 +53,7 @@ export function handleGraphql(bodyText: string, tokens: TokenStore, context?: Gr
       status: 200,
       json: {
         errors: [{
-          message: 'The sandbox implements only the obtainKrakenToken mutation and the devices, flexPlannedDispatches and completedDispatches queries.',
+          message: 'The sandbox implements only the obtainKrakenToken mutation and the devices, flexPlannedDispatches, completedDispatches, customerFlexibilityCampaignEvents and savingSessions queries.',
           extensions: { errorType: 'VALIDATION' },
         }],
         data: null,
@@ -163,7 +165,12 @@ function dispatchQuery(
       continue;
     }
     const ev = account === SANDBOX_EV_ACCOUNT;
-    if (field === 'devices') {
+    if (field === 'customerFlexibilityCampaignEvents') {
+      data[field] = ev ? campaignEventsAt(context.now.getTime(), argument(query, variables, 'supplyPointIdentifier'), argument(query, variables, 'campaignSlug'))
+        : { edges: [] };
+    } else if (field === 'savingSessions') {
+      data[field] = savingSessionsOf(ev);
+    } else if (field === 'devices') {
       data[field] = ev
         ? [{ id: SANDBOX_EV_DEVICE, deviceType: 'ELECTRIC_VEHICLES', provider: 'TESLA', status: { current: 'LIVE' }, __typename: 'SmartFlexVehicle' }]
         : [];
