@@ -1,4 +1,4 @@
-// Power Up / Power Down events as they were seen (sql/migrations/014_flexibility_events.sql):
+// Power Up / Power Down events as they were seen (sql/migrations/015_flexibility_events.sql):
 // upserts keyed by source, account, meter point, code and start/end, so that writing the same
 // answer twice changes nothing but last_seen_at. An earlier version that this answer no longer
 // lists is superseded (kept, with superseded_at) when the answer lists its code at other times
