@@ -33,7 +33,7 @@ describe('tariffs demo', () => {
     const stdout = result.stdout;
     // every sandbox tariff with unit rates (one extract has standing charges only, and is left out),
     // the account's gas tariff among them
-    expect(stdout).toMatch(/^tariffs demo: 14 sandbox tariffs, 176353 rates → /);
+    expect(stdout).toMatch(/^tariffs demo: 15 sandbox tariffs, 176356 rates → /);
     // Clock-change days with their half-hour counts: 46 when the clocks go forward, 50 when back;
     // per tariff complete/found spring-forward (46) | fall-back (50) days
     expect(stdout).toMatch(/Clock-change days found: 22 \(22 complete; 13 of 46 half-hours, 9 of 50\)\. E-1R-AGILE-…/);

@@ -81,7 +81,7 @@ describe('tariffs status', () => {
       tariff: TARIFF, source: 'tariff',
       latest_slot_utc: '2026-03-29T23:30:00Z', latest_slot_local: '2026-03-30T00:30:00+01:00',
       tomorrow: '2026-03-29', tomorrow_slots: '46/46', tomorrow_complete: true, state: 'complete', gaps_7d: 0,
-      missing_optional: [],
+      missing_optional: [], product_withdrawn_at: null, rates_stopped_on: null,
     }]);
     expect(s.jobs.map((j) => [j.job, j.status])).toEqual([['products', 'never'], ['rates', 'ok'], ['reports', 'never']]);
     expect(s.jobs[1]).toMatchObject({ rows_inserted: 56, error: null });
