@@ -82,6 +82,9 @@ describe('tariffs demo', () => {
     // Every sandbox tariff is in the warehouse, the VAR and day/night ones too.
     expect(await query(db, `SELECT tariff_code, rate_type, count(*) AS n FROM unit_rates
         WHERE tariff_code LIKE '%VAR%' GROUP BY ALL ORDER BY ALL`)).toEqual([
+      // a -1R- code whose product publishes day and night rates only (issue 42)
+      { tariff_code: 'E-1R-INTELLI-VAR-SANDBOX-26-03-01-C', rate_type: 'day', n: 1 },
+      { tariff_code: 'E-1R-INTELLI-VAR-SANDBOX-26-03-01-C', rate_type: 'night', n: 1 },
       { tariff_code: 'E-1R-VAR-17-01-11-A', rate_type: 'standard', n: 6 },
       { tariff_code: 'E-2R-VAR-22-11-01-A', rate_type: 'day', n: 4 },
       { tariff_code: 'E-2R-VAR-22-11-01-A', rate_type: 'night', n: 4 },
