@@ -64,9 +64,11 @@ spans AS (
     WHERE slot_start >= b_from AND slot_start < b_to
 ),
 slots AS (
-    SELECT b.meter_point, s.local_date, s.slot_start, s.settlement_period
+    -- each meter's half-hours with its reading, joined once per meter rather than per scenario
+    SELECT b.meter_point, s.local_date, s.slot_start, s.settlement_period, r.kwh
     FROM bounds AS b
     JOIN spans AS s ON s.b_from = b.b_from AND s.b_to = b.b_to
+    LEFT JOIN readings AS r ON r.meter_point = b.meter_point AND r.slot_start = s.slot_start
 ),
 pairs AS (
     -- a tariff of another fuel or direction than the meter's is refused (or skipped), never priced
@@ -79,7 +81,7 @@ pairs AS (
 ),
 assigned AS (
     -- 'actual': the agreement in force at each half-hour (none: NULL tariff, never priced)
-    SELECT t.meter_point, 'actual' AS scenario, t.local_date, t.slot_start, t.settlement_period, a.tariff_code
+    SELECT t.meter_point, 'actual' AS scenario, t.local_date, t.slot_start, t.settlement_period, t.kwh, a.tariff_code
     FROM slots AS t
     JOIN pairs AS p ON p.meter_point = t.meter_point AND p.scenario = 'actual'
     LEFT JOIN agreements AS a
@@ -88,7 +90,7 @@ assigned AS (
      AND t.slot_start < coalesce(a.valid_to, TIMESTAMPTZ 'infinity')
     UNION ALL
     -- a tariff code: that tariff at every half-hour
-    SELECT t.meter_point, p.scenario, t.local_date, t.slot_start, t.settlement_period, p.scenario AS tariff_code
+    SELECT t.meter_point, p.scenario, t.local_date, t.slot_start, t.settlement_period, t.kwh, p.scenario AS tariff_code
     FROM pairs AS p
     JOIN slots AS t ON t.meter_point = p.meter_point
     WHERE p.scenario <> 'actual'
@@ -134,18 +136,17 @@ SELECT
     a.slot_start + INTERVAL 30 MINUTE AS slot_end,
     a.settlement_period,
     -- consumption, price (p/kWh), cost (p, unrounded; NULL when either is missing)
-    r.kwh,
+    a.kwh,
     coalesce(e.value_inc_vat, p.value_inc_vat) AS value_inc_vat,
     coalesce(e.value_exc_vat, p.value_exc_vat) AS value_exc_vat,
-    r.kwh * coalesce(e.value_inc_vat, p.value_inc_vat) AS cost_inc_vat,
-    r.kwh * coalesce(e.value_exc_vat, p.value_exc_vat) AS cost_exc_vat,
-    r.kwh IS NOT NULL AS has_reading,
+    a.kwh * coalesce(e.value_inc_vat, p.value_inc_vat) AS cost_inc_vat,
+    a.kwh * coalesce(e.value_exc_vat, p.value_exc_vat) AS cost_exc_vat,
+    a.kwh IS NOT NULL AS has_reading,
     p.value_inc_vat IS NOT NULL AS has_price,
     -- priced at a last published rate without an end (carried forward), and that rate's first local day
     coalesce(p.value_inc_vat IS NOT NULL AND a.slot_start >= o.carried_start, false) AS carried,
     CASE WHEN p.value_inc_vat IS NOT NULL AND a.slot_start >= o.carried_start THEN o.carried_from END AS carried_from
 FROM assigned AS a
-LEFT JOIN readings AS r ON r.meter_point = a.meter_point AND r.slot_start = a.slot_start
 LEFT JOIN prices AS p ON p.tariff_code = a.tariff_code AND p.slot_start = a.slot_start
 LEFT JOIN effective AS e ON e.meter_point = a.meter_point AND e.tariff_code = a.tariff_code AND e.slot_start = a.slot_start
 LEFT JOIN open_ended AS o ON o.tariff_code = a.tariff_code;
