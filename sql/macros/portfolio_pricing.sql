@@ -8,7 +8,7 @@
 -- by has_reading/has_price. carried: priced at the tariff's last rate without an end. Intelligent
 -- Octopus Go: prices of effective_rates_with(dispatches). A tariff of another fuel or direction
 -- than a meter's: an error (mismatches 'refuse'), or that pair left out ('skip').
--- meter_ref → readings → bounds → spans/slots → pairs → assigned → prices, effective → final.
+-- meter_ref → read_rows → readings → bounds → spans/slots → pairs → assigned → prices, effective → final.
 CREATE OR REPLACE MACRO portfolio_pricing(scenarios, range_from, range_to, meters := NULL,
                                           payment := 'DIRECT_DEBIT', whole_days := false,
                                           dispatches := 'default', mismatches := 'refuse') AS TABLE
@@ -21,8 +21,8 @@ WITH meter_ref AS (
     FROM (SELECT unnest(CAST(meters AS VARCHAR[])) AS m)
     WHERE meters IS NOT NULL
 ),
-readings AS (
-    SELECT c.meter_point, c.interval_start AS slot_start, sum(c.kwh) AS kwh
+read_rows AS (
+    SELECT c.meter_point, c.serial, c.interval_start, c.kwh
     FROM consumption AS c
     JOIN meter_ref AS m ON c.meter_point = m.mp
     WHERE (m.serial_no IS NULL OR c.serial = m.serial_no)
@@ -32,7 +32,21 @@ readings AS (
                                            THEN (SELECT min(day_start) FROM london_days WHERE day_start >= CAST(range_to AS TIMESTAMPTZ))
                                            ELSE CAST(range_to AS TIMESTAMPTZ) END,
                                       TIMESTAMPTZ 'infinity')
-    GROUP BY c.meter_point, c.interval_start
+),
+several_serials AS (
+    SELECT meter_point FROM read_rows GROUP BY meter_point HAVING min(serial) <> max(serial)
+),
+readings AS (
+    -- one row per meter point and half-hour: a meter point read by one serial has one already
+    -- (consumption's key), the readings of several serials are summed
+    SELECT meter_point, interval_start AS slot_start, kwh
+    FROM read_rows
+    WHERE meter_point NOT IN (SELECT meter_point FROM several_serials)
+    UNION ALL
+    SELECT meter_point, interval_start AS slot_start, sum(kwh) AS kwh
+    FROM read_rows
+    WHERE meter_point IN (SELECT meter_point FROM several_serials)
+    GROUP BY meter_point, interval_start
 ),
 raw_bounds AS (
     SELECT m.mp AS meter_point,
