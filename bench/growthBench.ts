@@ -19,7 +19,7 @@ const PRICED_METERS = 10;
 const PORTFOLIO_LIMIT_SECONDS = 600;
 /** The size at which `compare --all-meters` and the hand-written SQL alternate, and their runs each. */
 const RATIO_METERS = 1000;
-const RATIO_RUNS = 2;
+const RATIO_RUNS = 3;
 const COST_TARIFFS = 3;
 
 export interface GrowthSizes {
