@@ -1,21 +1,26 @@
 // How cost grows with the work: ingest of 1, 4 and 14 tariffs (the sandbox on loopback);
 // analytics over 1M, 10M (and, with --growth-full, 100M) half-hours generated inside DuckDB;
-// `tariffs compare` under 3 tariffs for 1, 100 (and 10,000) meters × a year of half-hourly
-// readings. Each step runs in its own process (growthStep.ts, backfillOnce.ts): its time, its
-// peak RSS and the file it leaves. Steps left out are estimated from the fitted growth, marked so.
+// 1,000 and 10,000 meters × a year of half-hourly readings priced under 3 tariffs by
+// `tariffs compare --all-meters` (and, at 1,000, by the hand-written set-wise SQL, alternated).
+// Each step runs in its own process: its time, its peak RSS and the file it leaves.
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_FROM } from './benchTariffs.js';
 import { HALF_HOURS_A_YEAR } from './generateMeters.js';
 import { backfill, growthExponent, round } from './ingestBench.js';
-import { runJson, startBenchSandbox } from './processes.js';
+import { benchTariffs, compareAllMeters, compareAnswers, handwrittenPortfolio } from './portfolioGrowth.js';
+import { runJson, startBenchSandbox, type Measured } from './processes.js';
 
 const SERIES_ROWS = 76_604; // half-hours of the real J series each generated tariff copies
-/** Meters priced at each cost step; past this many, evenly spread ones, the rest estimated. */
-const PRICED_METERS = 100;
-/** The most meters priced in one statement (cost-query-all). */
-const ONE_STATEMENT_METERS = 100;
+/** Meters priced one by one (`tariffs compare --meter`) at each size, evenly spread; the time scaled to all. */
+const PRICED_METERS = 10;
+/** The time a portfolio command may take (issue 41's target for 10,000 meters): past it, it is stopped. */
+const PORTFOLIO_LIMIT_SECONDS = 600;
+/** The size at which `compare --all-meters` and the hand-written SQL alternate, and their runs each. */
+const RATIO_METERS = 1000;
+const RATIO_RUNS = 3;
+const COST_TARIFFS = 3;
 
 export interface GrowthSizes {
   tariffs: number[];
@@ -24,9 +29,9 @@ export interface GrowthSizes {
 }
 
 const SIZES: Record<'quick' | 'standard' | 'full', GrowthSizes> = {
-  quick: { tariffs: [1, 2, 4], halfHours: [100_000, 300_000, 1_000_000], meters: [1, 10, 100] },
-  standard: { tariffs: [1, 4, 14], halfHours: [1_000_000, 10_000_000], meters: [1, 100] },
-  full: { tariffs: [1, 4, 14], halfHours: [1_000_000, 10_000_000, 100_000_000], meters: [1, 100, 10_000] },
+  quick: { tariffs: [1, 2, 4], halfHours: [100_000, 300_000, 1_000_000], meters: [10, 100] },
+  standard: { tariffs: [1, 4, 14], halfHours: [1_000_000, 10_000_000], meters: [1_000, 10_000] },
+  full: { tariffs: [1, 4, 14], halfHours: [1_000_000, 10_000_000, 100_000_000], meters: [1_000, 10_000] },
 };
 
 /** One row of the growth table. */
@@ -66,9 +71,13 @@ interface StepOutput {
 const fileMb = (db: string) => round(((statSync(db).size + (existsSync(`${db}.wal`) ? statSync(`${db}.wal`).size : 0)) / 2 ** 20), 1);
 const step = (args: string[]) => runJson<StepOutput>('./growthStep.js', args);
 
-export async function growthBench(quick: boolean, log: (line: string) => void, options: { full?: boolean } = {}):
+/** options.meters (`--growth-meters=1000,…`): the cost steps alone, at these sizes. */
+export async function growthBench(quick: boolean, log: (line: string) => void, options: { full?: boolean; meters?: number[] } = {}):
   Promise<{ results: Record<string, number>; details: Record<string, unknown> }> {
-  const sizes = SIZES[quick ? 'quick' : options.full ? 'full' : 'standard'];
+  const preset = SIZES[quick ? 'quick' : options.full ? 'full' : 'standard'];
+  const sizes = options.meters ? { tariffs: [], halfHours: [], meters: options.meters } : preset;
+  const results: Record<string, number> = {};
+  const portfolio: Record<string, unknown> = {};
   const dir = mkdtempSync(join(tmpdir(), 'tariffs-bench-growth-'));
   const loadBefore = loadavg().map((l) => round(l, 2));
   const started = performance.now();
@@ -78,18 +87,18 @@ export async function growthBench(quick: boolean, log: (line: string) => void, o
     log(`growth: ${s.phase}, ${s.size} ${s.unit}: ${s.error ? `failed (${s.error})` : `${s.seconds?.toFixed(2)} s, peak RSS ${s.maxRssMb} MB${s.fileMb === null ? '' : `, file ${s.fileMb} MB`}`}`);
   };
   try {
-    await ingestSteps(dir, sizes.tariffs, add);
-    await analyticsSteps(dir, sizes.halfHours, add);
-    await costSteps(dir, sizes.meters, add);
+    if (sizes.tariffs.length > 0) await ingestSteps(dir, sizes.tariffs, add);
+    if (sizes.halfHours.length > 0) await analyticsSteps(dir, sizes.halfHours, add);
+    await costSteps(dir, sizes.meters, add, { results, portfolio, log });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
   const table = withEstimates(steps, quick ? sizes : SIZES.full); // grouped by phase; --quick estimates nothing
   process.stdout.write(`${formatGrowthTable(table)}\n`);
   return {
-    results: {},
+    results,
     details: {
-      sizes, load_before: loadBefore, load_after: loadavg().map((l) => round(l, 2)),
+      sizes, portfolio, load_before: loadBefore, load_after: loadavg().map((l) => round(l, 2)),
       seconds: round((performance.now() - started) / 1000, 1), steps: table, exponents: exponents(steps),
     },
   };
@@ -136,7 +145,14 @@ async function analyticsSteps(dir: string, sizes: number[], add: (s: GrowthStep)
   }
 }
 
-async function costSteps(dir: string, sizes: number[], add: (s: GrowthStep) => void): Promise<void> {
+interface CostContext {
+  results: Record<string, number>;
+  portfolio: Record<string, unknown>;
+  log: (line: string) => void;
+}
+
+async function costSteps(dir: string, sizes: number[], add: (s: GrowthStep) => void, context: CostContext): Promise<void> {
+  const ratioAt = Math.max(...sizes.filter((n) => n <= RATIO_METERS));
   for (const meters of sizes) {
     const db = join(dir, `cost-${meters}.duckdb`);
     const readings = meters * HALF_HOURS_A_YEAR;
@@ -154,18 +170,68 @@ async function costSteps(dir: string, sizes: number[], add: (s: GrowthStep) => v
         compare.note = `${priced.pricedMeters} of ${meters} meters priced (${priced.seconds.toFixed(1)} s), the time scaled to all`;
       }
       add(compare);
-      // one statement holds every meter's priced half-hours at once: its memory grows with the
-      // meters (bench/README.md), past ONE_STATEMENT_METERS beyond the steps' memory limit
-      if (meters <= ONE_STATEMENT_METERS) {
-        const together = await attempt(() => step(['cost-query-all', db, String(meters)]));
-        add({ ...row('cost: the same, every meter in one statement', meters, unit, together, readings), noEstimate: true });
-      }
+      await portfolioSteps(dir, db, meters, meters === ratioAt, add, context);
     } finally {
       rmSync(db, { force: true });
       rmSync(`${db}.wal`, { force: true });
     }
   }
 }
+
+/** `tariffs compare --all-meters` of every meter (one command); at `ratio`, alternated with the
+ *  hand-written SQL, RATIO_RUNS each, the answers checked equal and the best of each kept. */
+async function portfolioSteps(dir: string, db: string, meters: number, ratio: boolean, add: (s: GrowthStep) => void, context: CostContext): Promise<void> {
+  const tariffs = benchTariffs(COST_TARIFFS);
+  const readings = meters * HALF_HOURS_A_YEAR;
+  const cliCsv = join(dir, `compare-${meters}.csv`);
+  const handCsv = join(dir, `hand-${meters}.csv`);
+  const cliRuns: Measured[] = [];
+  const handRuns: Measured[] = [];
+  const failed = (m: Measured) => m.timedOut || m.code !== 0;
+  for (let i = 0; i < (ratio ? RATIO_RUNS : 1); i++) {
+    const c = await compareAllMeters(db, tariffs, cliCsv, PORTFOLIO_LIMIT_SECONDS);
+    cliRuns.push(c);
+    context.log(`growth: compare --all-meters, ${meters} meters: ${failed(c) ? 'stopped or failed' : 'done'} in ${c.seconds.toFixed(1)} s, peak RSS ${c.maxRssMb} MB`);
+    if (failed(c) || !ratio) break;
+    const h = await handwrittenPortfolio(db, tariffs, handCsv, PORTFOLIO_LIMIT_SECONDS);
+    handRuns.push(h);
+    context.log(`growth: hand-written SQL, ${meters} meters: ${failed(h) ? 'stopped or failed' : 'done'} in ${h.seconds.toFixed(1)} s, peak RSS ${h.maxRssMb} MB`);
+    if (failed(h)) break;
+  }
+  const unit = 'meters';
+  const measuredRow = (phase: string, runs: Measured[]): GrowthStep => {
+    const best = runs.filter((m) => !failed(m)).sort((a, b) => a.seconds - b.seconds)[0];
+    const last = runs[runs.length - 1]!;
+    const why = last.timedOut ? `not finished in ${PORTFOLIO_LIMIT_SECONDS} s (stopped)` : `exit ${last.code}: ${last.stderr.trim().split('\n').pop()}`;
+    return best
+      ? { phase, size: meters, unit, rows: readings, seconds: round(best.seconds), maxRssMb: Math.max(...runs.map((m) => m.maxRssMb ?? 0)), fileMb: null, noEstimate: true,
+        ...(runs.length > 1 ? { note: `best of ${runs.length} (${runs.map((m) => m.seconds.toFixed(1)).join(', ')} s), alternated` } : {}) }
+      : { phase, size: meters, unit, rows: readings, seconds: null, maxRssMb: last.maxRssMb, fileMb: null, noEstimate: true, error: why.slice(0, 200) };
+  };
+  const cliRow = measuredRow('cost: compare --all-meters under 3 tariffs, one command (CLI)', cliRuns);
+  add(cliRow);
+  const details: Record<string, unknown> = { cli_runs: cliRuns.map(summary) };
+  if (ratio && handRuns.length > 0) {
+    const handRow = measuredRow('cost: the same rows, hand-written set-wise SQL (bare script)', handRuns);
+    add(handRow);
+    details.handwritten_runs = handRuns.map(summary);
+    if (cliRow.seconds !== null && handRow.seconds !== null) {
+      const check = await compareAnswers(cliCsv, handCsv);
+      if (check.different > 0 || check.rows !== meters * (COST_TARIFFS + 1)) {
+        throw new Error(`growth: compare --all-meters and the hand-written SQL disagree at ${meters} meters: ${JSON.stringify(check)}`);
+      }
+      details.answers = { ...check, equal: true };
+      context.results.portfolio_vs_handwritten_ratio = round(cliRow.seconds / handRow.seconds);
+      context.results.portfolio_peak_rss_mb = cliRow.maxRssMb!;
+    }
+  }
+  context.portfolio[String(meters)] = details;
+}
+
+const summary = (m: Measured) => ({
+  seconds: round(m.seconds), max_rss_mb: m.maxRssMb, cpu_seconds: m.cpuSeconds === null ? null : round(m.cpuSeconds, 1),
+  exit: m.code, timed_out: m.timedOut,
+});
 
 /** A step's output, or its failure (a step that runs out of memory is a finding, not a crash). */
 async function attempt(work: () => Promise<StepOutput>): Promise<StepOutput | { error: string }> {

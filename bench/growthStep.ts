@@ -5,7 +5,7 @@
 //   analytics-query DB QUESTION      daily | cheapest-all | cheapest-one, read-only, as the CLI and export ask
 //   cost-build DB METERS             3 priced tariffs, METERS meters × a year of readings
 //   cost-query DB METERS SAMPLE      tariff_comparison (`tariffs compare`) of SAMPLE of the meters, evenly spread
-//   cost-query-all DB METERS         tariff_comparison of every meter in one statement (LATERAL)
+// (every meter at once is `tariffs compare --all-meters`, run as a command: portfolioGrowth.ts)
 import { cheapestWindows, tariffComparison } from '../src/analytics/index.js';
 import { resolveScope, scopeParams } from '../src/report/exportScope.js';
 import { REPORTS } from '../src/report/reports.js';
@@ -87,27 +87,6 @@ if (step === 'analytics-build') {
       }
     });
     out.pricedMeters = sample;
-  } finally {
-    w.close();
-  }
-} else if (step === 'cost-query-all') {
-  // the same macro over every meter in one statement, as an analyst would in a DuckDB shell
-  const meters = Number(args[0]);
-  const w = await Warehouse.open(db, { ...OPEN, readOnly: true });
-  try {
-    const tariffs = (await w.all('SELECT DISTINCT tariff_code FROM unit_rates ORDER BY 1')).map((r) => String(r.tariff_code));
-    await timed(() => w.run(`CREATE TEMP TABLE growth_answer AS
-      SELECT m.meter_point, c.*
-      FROM (SELECT meter_point FROM meter_points) AS m,
-           LATERAL tariff_comparison(m.meter_point, CAST($tariffs AS VARCHAR[]), CAST($from AS TIMESTAMPTZ),
-                                     CAST($to AS TIMESTAMPTZ), payment := 'DIRECT_DEBIT') AS c`,
-    { tariffs: JSON.stringify(tariffs), from: FROM, to: TO }));
-    const check = (await w.one(`SELECT count(*) AS n, count(DISTINCT meter_point) AS meters, sum(missing_readings) AS missing,
-      count(*) FILTER (WHERE days <> $days OR NOT kwh > 0) AS wrong FROM growth_answer`, { days: HALF_HOURS_A_YEAR / 48 }))!;
-    if (Number(check.n) !== meters * (tariffs.length + 1) || Number(check.meters) !== meters || Number(check.missing) !== 0 || Number(check.wrong) !== 0) {
-      throw new Error(`cost-query-all: ${JSON.stringify(check)}`);
-    }
-    out.pricedMeters = meters;
   } finally {
     w.close();
   }

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [--only=a,b] [--growth-full]`: runs the benchmarks against the
+// `npm run bench [-- --quick] [--only=a,b] [--growth-full] [--growth-meters=1000,…]`: runs the benchmarks against the
 // sandbox on loopback, prints a table and writes bench/results/latest.json (with --only, the
 // sections run replace theirs in it and the others are kept). Every ratio is measured within one run.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +17,8 @@ import { startupBench } from './startupBench.js';
 const quick = process.argv.includes('--quick');
 /** The growth section's largest sizes too (100M half-hours, 10,000 meters): see bench/README.md. */
 const growthFull = process.argv.includes('--growth-full');
+/** The growth section's cost steps alone, at these numbers of meters. */
+const growthMeters = process.argv.find((a) => a.startsWith('--growth-meters='))?.slice('--growth-meters='.length).split(',').map(Number);
 const only = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',');
 const log = (line: string) => process.stderr.write(`bench: ${line}\n`);
 
@@ -33,7 +35,7 @@ async function duckdbVersion(): Promise<string> {
 type Section = (quick: boolean, log: (line: string) => void) => Promise<{ results: Record<string, number>; details: Record<string, unknown> }>;
 const sections: Record<string, Section> = {
   startup: startupBench, demo: demoBench, ingest: ingestBench, analytics: analyticsBench, cost: costBench, events: eventsBench, publish: publishBench,
-  growth: (q, l) => growthBench(q, l, { full: growthFull }),
+  growth: (q, l) => growthBench(q, l, { full: growthFull, ...(growthMeters ? { meters: growthMeters } : {}) }),
 };
 const unknown = only?.filter((name) => !(name in sections)) ?? [];
 if (unknown.length > 0) {

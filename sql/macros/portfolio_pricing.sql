@@ -9,7 +9,7 @@
 -- Octopus Go: prices of effective_rates_with(dispatches). A tariff of another fuel or direction
 -- than a meter's: an error (mismatches 'refuse'), or that pair left out ('skip'). Power Up: an
 -- 'actual' half-hour inside one of its meter point's is free: least(price, 0) (free_half_hour).
--- meter_ref → readings → bounds → spans/slots → pairs → assigned → prices, effective, free → final.
+-- meter_ref → read_rows → readings → bounds → spans/slots → pairs → assigned → prices, effective, free → final.
 CREATE OR REPLACE MACRO portfolio_pricing(scenarios, range_from, range_to, meters := NULL,
                                           payment := 'DIRECT_DEBIT', whole_days := false,
                                           dispatches := 'default', mismatches := 'refuse') AS TABLE
@@ -22,8 +22,8 @@ WITH meter_ref AS (
     FROM (SELECT unnest(CAST(meters AS VARCHAR[])) AS m)
     WHERE meters IS NOT NULL
 ),
-readings AS (
-    SELECT c.meter_point, c.interval_start AS slot_start, sum(c.kwh) AS kwh
+read_rows AS (
+    SELECT c.meter_point, c.serial, c.interval_start, c.kwh
     FROM consumption AS c
     JOIN meter_ref AS m ON c.meter_point = m.mp
     WHERE (m.serial_no IS NULL OR c.serial = m.serial_no)
@@ -33,7 +33,21 @@ readings AS (
                                            THEN (SELECT min(day_start) FROM london_days WHERE day_start >= CAST(range_to AS TIMESTAMPTZ))
                                            ELSE CAST(range_to AS TIMESTAMPTZ) END,
                                       TIMESTAMPTZ 'infinity')
-    GROUP BY c.meter_point, c.interval_start
+),
+several_serials AS (
+    SELECT meter_point FROM read_rows GROUP BY meter_point HAVING min(serial) <> max(serial)
+),
+readings AS (
+    -- one row per meter point and half-hour: a meter point read by one serial has one already
+    -- (consumption's key), the readings of several serials are summed
+    SELECT meter_point, interval_start AS slot_start, kwh
+    FROM read_rows
+    WHERE meter_point NOT IN (SELECT meter_point FROM several_serials)
+    UNION ALL
+    SELECT meter_point, interval_start AS slot_start, sum(kwh) AS kwh
+    FROM read_rows
+    WHERE meter_point IN (SELECT meter_point FROM several_serials)
+    GROUP BY meter_point, interval_start
 ),
 raw_bounds AS (
     SELECT m.mp AS meter_point,
@@ -65,9 +79,11 @@ spans AS (
     WHERE slot_start >= b_from AND slot_start < b_to
 ),
 slots AS (
-    SELECT b.meter_point, s.local_date, s.slot_start, s.settlement_period
+    -- each meter's half-hours with its reading, joined once per meter rather than per scenario
+    SELECT b.meter_point, s.local_date, s.slot_start, s.settlement_period, r.kwh
     FROM bounds AS b
     JOIN spans AS s ON s.b_from = b.b_from AND s.b_to = b.b_to
+    LEFT JOIN readings AS r ON r.meter_point = b.meter_point AND r.slot_start = s.slot_start
 ),
 pairs AS (
     -- a tariff of another fuel or direction than the meter's is refused (or skipped), never priced
@@ -80,7 +96,7 @@ pairs AS (
 ),
 assigned AS (
     -- 'actual': the agreement in force at each half-hour (none: NULL tariff, never priced)
-    SELECT t.meter_point, 'actual' AS scenario, t.local_date, t.slot_start, t.settlement_period, a.tariff_code
+    SELECT t.meter_point, 'actual' AS scenario, t.local_date, t.slot_start, t.settlement_period, t.kwh, a.tariff_code
     FROM slots AS t
     JOIN pairs AS p ON p.meter_point = t.meter_point AND p.scenario = 'actual'
     LEFT JOIN agreements AS a
@@ -89,7 +105,7 @@ assigned AS (
      AND t.slot_start < coalesce(a.valid_to, TIMESTAMPTZ 'infinity')
     UNION ALL
     -- a tariff code: that tariff at every half-hour
-    SELECT t.meter_point, p.scenario, t.local_date, t.slot_start, t.settlement_period, p.scenario AS tariff_code
+    SELECT t.meter_point, p.scenario, t.local_date, t.slot_start, t.settlement_period, t.kwh, p.scenario AS tariff_code
     FROM pairs AS p
     JOIN slots AS t ON t.meter_point = p.meter_point
     WHERE p.scenario <> 'actual'
@@ -149,16 +165,16 @@ SELECT
     a.settlement_period,
     -- consumption, price (p/kWh), cost (p, unrounded; NULL when either is missing)
     -- (a Power Up half-hour: the price if negative, else zero)
-    r.kwh,
+    a.kwh,
     CASE WHEN fr.meter_point IS NULL THEN coalesce(e.value_inc_vat, p.value_inc_vat)
          ELSE least(coalesce(e.value_inc_vat, p.value_inc_vat), 0) END AS value_inc_vat,
     CASE WHEN fr.meter_point IS NULL THEN coalesce(e.value_exc_vat, p.value_exc_vat)
          ELSE least(coalesce(e.value_exc_vat, p.value_exc_vat), 0) END AS value_exc_vat,
-    r.kwh * CASE WHEN fr.meter_point IS NULL THEN coalesce(e.value_inc_vat, p.value_inc_vat)
+    a.kwh * CASE WHEN fr.meter_point IS NULL THEN coalesce(e.value_inc_vat, p.value_inc_vat)
                  ELSE least(coalesce(e.value_inc_vat, p.value_inc_vat), 0) END AS cost_inc_vat,
-    r.kwh * CASE WHEN fr.meter_point IS NULL THEN coalesce(e.value_exc_vat, p.value_exc_vat)
+    a.kwh * CASE WHEN fr.meter_point IS NULL THEN coalesce(e.value_exc_vat, p.value_exc_vat)
                  ELSE least(coalesce(e.value_exc_vat, p.value_exc_vat), 0) END AS cost_exc_vat,
-    r.kwh IS NOT NULL AS has_reading,
+    a.kwh IS NOT NULL AS has_reading,
     p.value_inc_vat IS NOT NULL AS has_price,
     -- priced at a last published rate without an end (carried forward), and that rate's first local day
     coalesce(p.value_inc_vat IS NOT NULL AND a.slot_start >= o.carried_start, false) AS carried,
@@ -166,7 +182,6 @@ SELECT
     -- inside a Power Up of the meter point (actual only): free
     fr.meter_point IS NOT NULL AS free_half_hour
 FROM assigned AS a
-LEFT JOIN readings AS r ON r.meter_point = a.meter_point AND r.slot_start = a.slot_start
 LEFT JOIN prices AS p ON p.tariff_code = a.tariff_code AND p.slot_start = a.slot_start
 LEFT JOIN effective AS e ON e.meter_point = a.meter_point AND e.tariff_code = a.tariff_code AND e.slot_start = a.slot_start
 LEFT JOIN open_ended AS o ON o.tariff_code = a.tariff_code
