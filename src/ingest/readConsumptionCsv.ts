@@ -57,7 +57,8 @@ function columnsOf(header: string[], source: string): Columns {
   return { layout, value, start, names, ...(end === undefined ? {} : { end }), ...(cost === undefined ? {} : { cost }), ...(standing === undefined ? {} : { standing }) };
 }
 
-function splitCsvLine(line: string): string[] {
+/** One CSV line's cells (RFC 4180 quotes, no line breaks inside a cell). */
+export function splitCsvLine(line: string): string[] {
   if (!line.includes('"')) return line.split(',');
   const out: string[] = [];
   let cell = '';

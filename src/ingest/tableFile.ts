@@ -4,6 +4,7 @@ import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { TariffsError, UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
+import { splitCsvLine } from './readConsumptionCsv.js';
 
 export type FileFormat = 'csv' | 'parquet';
 
@@ -61,17 +62,7 @@ export function csvHeader(path: string): string[] {
   }
   const line = text.split(/\r?\n/, 1)[0] ?? '';
   if (line.trim() === '') return [];
-  const cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (quoted) {
-      if (ch === '"' && line[i + 1] === '"') { cell += '"'; i++; } else if (ch === '"') quoted = false; else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') { cells.push(cell); cell = ''; } else cell += ch;
-  }
-  cells.push(cell);
+  const cells = splitCsvLine(line);
   return cells.map((c) => c.trim().replace(/^\uFEFF/, ''));
 }
 

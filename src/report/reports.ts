@@ -47,17 +47,20 @@ ORDER BY ${qualified('w')}, w.local_date`,
   };
 }
 
-const negativeSlots: ReportDefinition = {
-  name: 'negative_slots',
-  query: `
-SELECT tariff_code, payment_method, rate_type, local_date,
+/** A half-hour's row: its series, local day and period, local and UTC bounds, prices. */
+const HALF_HOUR_COLUMNS = `SELECT tariff_code, payment_method, rate_type, local_date,
        CAST(settlement_period AS INTEGER) AS settlement_period,
        london_iso(slot_start) AS local_start,
        slot_start AS start_utc,
        london_iso(slot_end) AS local_end,
        slot_end AS end_utc,
        ${P('value_inc_vat')} AS value_inc_vat,
-       ${P('value_exc_vat')} AS value_exc_vat
+       ${P('value_exc_vat')} AS value_exc_vat`;
+
+const negativeSlots: ReportDefinition = {
+  name: 'negative_slots',
+  query: `
+${HALF_HOUR_COLUMNS}
 FROM negative_slots
 WHERE ${IN_TARIFFS} AND ${IN_RANGE('slot_start')}
 ORDER BY ${SERIES_ORDER}, slot_start`,
@@ -86,14 +89,7 @@ ORDER BY ${SERIES_ORDER}, start`,
 const halfHourlyPrices: ReportDefinition = {
   name: 'half_hourly_prices',
   query: `
-SELECT tariff_code, payment_method, rate_type, local_date,
-       CAST(settlement_period AS INTEGER) AS settlement_period,
-       london_iso(slot_start) AS local_start,
-       slot_start AS start_utc,
-       london_iso(slot_end) AS local_end,
-       slot_end AS end_utc,
-       ${P('value_inc_vat')} AS value_inc_vat,
-       ${P('value_exc_vat')} AS value_exc_vat
+${HALF_HOUR_COLUMNS}
 FROM rate_slots_for(CAST($tariffs AS VARCHAR[]), CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ))
 ORDER BY ${SERIES_ORDER}, slot_start`,
 };
