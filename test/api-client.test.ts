@@ -378,6 +378,23 @@ describe('credentials', () => {
     expect(credentials.obtained).toBe(2);
   });
 
+  it('keeps a token for its lifetime when the server\'s clock is two years behind ours', async () => {
+    const behind = await startSandbox({ now: () => new Date(Date.now() - 730 * 86_400_000) });
+    try {
+      let now = Date.now();
+      const credentials = new KrakenTokenCredentials(SANDBOX_API_KEY, new URL(behind.baseUrl), { now: () => now, renewBeforeMs: 60_000 });
+      const c = client({ credentials, baseUrl: behind.baseUrl });
+      await c.account(SANDBOX_ACCOUNT);
+      await c.account(SANDBOX_ACCOUNT);
+      expect(credentials.obtained).toBe(1); // its exp, by our clock two years past, is not read as expired
+      now += 3600_000;
+      await c.account(SANDBOX_ACCOUNT);
+      expect(credentials.obtained).toBe(2);
+    } finally {
+      await behind.close();
+    }
+  });
+
   it('a given token is sent as Authorization: Token', async () => {
     const credentials = new KrakenTokenCredentials(SANDBOX_API_KEY, new URL(sandbox.baseUrl));
     const header = await credentials.authorization(new HttpClient());

@@ -195,6 +195,30 @@ describe('dispatches ingested incrementally, through the fault cases', () => {
   }, 120_000);
 });
 
+describe('one token a run', () => {
+  it('exchanges the API key for a GraphQL token once, shared by dispatches and Power Ups', async () => {
+    clock = Date.parse('2024-10-27T12:00:00Z');
+    const exchanges = () => sandbox.requests.filter((r) => r.body?.includes('obtainKrakenToken')).length;
+    const asks = () => sandbox.requests.filter((r) => r.path.startsWith('/v1/graphql') && !r.body?.includes('obtainKrakenToken')).length;
+    const dispatchAsks = () => sandbox.requests.filter((r) => r.body?.includes('completedDispatches(')).length;
+    const flexibilityAsks = () => sandbox.requests.filter((r) => /customerFlexibilityCampaignEvents|savingSessions/.test(r.body ?? '')).length;
+    const before = [exchanges(), asks(), dispatchAsks(), flexibilityAsks()] as const;
+    const config = loadConfig({ db: join(dir, 'one-token.duckdb'), baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY });
+    const summary = await runIngest({
+      tariffs: [], products: [{ code: EV_PRODUCT, regions: ['L'] }], accounts: [SANDBOX_EV_ACCOUNT],
+      useCases: ['rates', 'accounts', 'dispatches', 'flexibility'],
+      noConsumption: true,
+      from: new Date('2024-10-01T00:00:00Z'), to: new Date('2024-11-01T00:00:00Z'),
+    }, { config, logger: silentLogger(), now: () => new Date(clock), http: NO_WAITS });
+    expect(summary.status).toBe('ok');
+    // both use cases asked GraphQL, with one token between them
+    expect(dispatchAsks() - before[2]).toBeGreaterThan(0);
+    expect(flexibilityAsks() - before[3]).toBeGreaterThan(0);
+    expect(asks() - before[1]).toBeGreaterThan(2);
+    expect(exchanges() - before[0]).toBe(1);
+  });
+});
+
 describe('effective rates equal the brute force', () => {
   let db: string;
   const firstClock = Date.parse('2024-10-27T12:00:00Z');

@@ -101,11 +101,17 @@ export class KrakenTokenCredentials implements Credentials {
       const reason = parsed.success ? parsed.data.errors?.map((e) => e.message).join('; ') : 'unexpected response';
       throw new AuthError(`could not obtain a token: ${this.scrub(reason || 'no token in the response')}`, context);
     }
-    const expSeconds = result.payload?.exp ?? jwtExpiry(result.token);
-    const expiresAt = expSeconds !== undefined ? expSeconds * 1000 : this.now() + this.defaultLifetimeMs;
-    this.#token = { header: `Token ${result.token}`, expiresAt };
+    this.#token = { header: `Token ${result.token}`, expiresAt: this.now() + this.lifetimeMs(result.payload ?? jwtClaims(result.token)) };
     this.obtained++;
     return this.#token.header;
+  }
+
+  /** How long a token lasts: exp − iat when both are given, which holds whatever the server's clock
+   *  says against ours; else until exp by our clock; else the default lifetime. */
+  private lifetimeMs(claims: { exp?: number | undefined; iat?: number | undefined } | undefined): number {
+    if (claims?.exp !== undefined && claims.iat !== undefined && claims.exp > claims.iat) return (claims.exp - claims.iat) * 1000;
+    if (claims?.exp !== undefined) return claims.exp * 1000 - this.now();
+    return this.defaultLifetimeMs;
   }
 
   /** Server messages are shown, but never with our key in them. */
@@ -114,12 +120,13 @@ export class KrakenTokenCredentials implements Credentials {
   }
 }
 
-function jwtExpiry(token: string): number | undefined {
+/** The exp and iat claims of a JWT, when the token is one. */
+function jwtClaims(token: string): { exp?: number; iat?: number } | undefined {
   const part = token.split('.')[1];
   if (!part) return undefined;
   try {
-    const exp = (JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as { exp?: unknown }).exp;
-    return typeof exp === 'number' ? exp : undefined;
+    const { exp, iat } = JSON.parse(Buffer.from(part, 'base64url').toString('utf8')) as { exp?: unknown; iat?: unknown };
+    return { ...(typeof exp === 'number' ? { exp } : {}), ...(typeof iat === 'number' ? { iat } : {}) };
   } catch {
     return undefined;
   }

@@ -122,7 +122,7 @@ export const krakenTokenResponseSchema = z.looseObject({
       obtainKrakenToken: z
         .looseObject({
           token: z.string().min(1),
-          payload: z.looseObject({ exp: z.number().optional() }).nullable().optional(),
+          payload: z.looseObject({ exp: z.number().optional(), iat: z.number().optional() }).nullable().optional(),
         })
         .nullable(),
     })

@@ -115,7 +115,9 @@ export async function runIngest(request: IngestRequest, context: IngestContext):
     const now = context.now ?? (() => new Date());
     const runId = await startRun(session.warehouse, job, now());
     const run: RecordedRun = {
-      request, config, job, runId, now, started, client, session, signal: stop.signal, progress: context.progress, onTargets: context.onTargets,
+      request, config, job, runId, now, started, client, session,
+      // GraphQL wants a token: the configured one, else one obtained (once a run) from the API key
+      tokenCredentials: credentialsFrom(config, client.baseUrl, 'token'), signal: stop.signal, progress: context.progress, onTargets: context.onTargets,
       // Bound once each: a job's logger already carries `job` (pino would print a key twice).
       logger: context.logger.child('job' in context.logger.bindings() ? { run_id: runId } : { run_id: runId, job }),
       timedOut: () => timeLimit.expired() && !context.signal?.aborted, // the time limit aborts `signal` too

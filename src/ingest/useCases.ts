@@ -4,7 +4,7 @@
 import type { Logger } from 'pino';
 import { DispatchClient } from '../api/DispatchClient.js';
 import { FlexibilityClient } from '../api/FlexibilityClient.js';
-import { credentialsFrom } from '../api/credentials.js';
+import type { Credentials } from '../api/HttpClient.js';
 import type { OctopusClient } from '../api/OctopusClient.js';
 import type { Config } from '../config/loadConfig.js';
 import type { WriteSession } from '../store/WriteSession.js';
@@ -31,6 +31,9 @@ export interface Run {
   runId: number;
   now: () => Date;
   client: OctopusClient;
+  /** GraphQL's credentials (the configured token, else one obtained from the API key), shared by
+   *  the use cases of the run so that a key is exchanged for a token once. */
+  tokenCredentials: Credentials | undefined;
   session: WriteSession;
   logger: Logger;
   /** Aborted on SIGTERM/SIGINT (the caller's signal) or at max_run_seconds. */
@@ -112,8 +115,7 @@ export const USE_CASES: Record<UseCaseName, (run: Run, tally: Tally) => Promise<
   async dispatches(run, tally) {
     const accounts = run.request.accounts ?? [];
     if (accounts.length === 0 || run.signal.aborted) return;
-    // GraphQL wants a token: the configured one, else one obtained from the API key
-    const client = new DispatchClient(run.client.http, run.client.baseUrl, credentialsFrom(run.config, run.client.baseUrl, 'token'));
+    const client = new DispatchClient(run.client.http, run.client.baseUrl, run.tokenCredentials);
     tally.dispatches = await ingestDispatches({
       warehouse: run.session.warehouse, client, logger: run.logger, accounts, runId: run.runId, now: run.now, signal: run.signal,
       kinds: run.request.dispatchKinds,
@@ -124,7 +126,7 @@ export const USE_CASES: Record<UseCaseName, (run: Run, tally: Tally) => Promise<
   async flexibility(run, tally) {
     const accounts = run.request.accounts ?? [];
     if (accounts.length === 0 || run.signal.aborted) return;
-    const client = new FlexibilityClient(run.client.http, run.client.baseUrl, credentialsFrom(run.config, run.client.baseUrl, 'token'));
+    const client = new FlexibilityClient(run.client.http, run.client.baseUrl, run.tokenCredentials);
     tally.flexibility = await ingestFlexibility({
       warehouse: run.session.warehouse, client, logger: run.logger, accounts, runId: run.runId, now: run.now, signal: run.signal,
     });
