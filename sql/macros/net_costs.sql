@@ -4,29 +4,37 @@
 -- (pence unrounded; net_gbp rounded once). complete only when both sides are.
 CREATE OR REPLACE MACRO net_costs(import_meter, export_meter, range_from, range_to, payment := 'DIRECT_DEBIT') AS TABLE
 WITH both_sides AS (
-    SELECT * FROM portfolio_monthly_costs(['actual'], range_from, range_to, meters := [import_meter, export_meter],
-                                          payment := payment)
+    SELECT *, meter_point = split_part(import_meter, ':', 1) AS is_import, meter_point = split_part(export_meter, ':', 1) AS is_export_side
+    FROM portfolio_monthly_costs(['actual'], range_from, range_to, meters := [import_meter, export_meter],
+                                 payment := payment)
 ),
-imp AS (
-    SELECT * FROM both_sides WHERE meter_point = split_part(import_meter, ':', 1)
-),
-exp AS (
-    SELECT * FROM both_sides WHERE meter_point = split_part(export_meter, ':', 1)
+sides AS (
+    -- each month's import and export side (one row each, or none), named once
+    SELECT month,
+           max(kwh) FILTER (WHERE is_import) AS import_kwh,
+           max(total_inc_vat) FILTER (WHERE is_import) AS import_total,
+           max(missing_half_hours) FILTER (WHERE is_import) AS import_missing,
+           bool_and(complete) FILTER (WHERE is_import) AS import_complete,
+           max(kwh) FILTER (WHERE is_export_side) AS export_kwh,
+           max(energy_cost_inc_vat) FILTER (WHERE is_export_side) AS export_earnings,
+           max(missing_half_hours) FILTER (WHERE is_export_side) AS export_missing,
+           bool_and(complete) FILTER (WHERE is_export_side) AS export_complete
+    FROM both_sides
+    GROUP BY month
 )
 SELECT
     month,
     -- import: energy bought and its cost (with standing charges)
-    i.kwh AS import_kwh,
-    i.total_inc_vat AS import_cost_inc_vat,
+    import_kwh,
+    import_total AS import_cost_inc_vat,
     -- export: energy sold and what it earned
-    e.kwh AS export_kwh,
-    e.energy_cost_inc_vat AS export_earnings_inc_vat,
+    export_kwh,
+    export_earnings AS export_earnings_inc_vat,
     -- net, pence unrounded; net_gbp rounded once
     -- (NULL when either side has nothing priced that month: unpriced is never zero)
-    i.total_inc_vat - e.energy_cost_inc_vat AS net_inc_vat,
-    CAST(CAST(i.total_inc_vat - e.energy_cost_inc_vat AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS net_gbp,
-    CAST(coalesce(i.missing_half_hours, 0) + coalesce(e.missing_half_hours, 0) AS INTEGER) AS missing_half_hours,
-    coalesce(i.complete, false) AND coalesce(e.complete, false) AS complete
-FROM imp AS i
-FULL OUTER JOIN exp AS e USING (month)
+    import_total - export_earnings AS net_inc_vat,
+    CAST(CAST(import_total - export_earnings AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS net_gbp,
+    CAST(coalesce(import_missing, 0) + coalesce(export_missing, 0) AS INTEGER) AS missing_half_hours,
+    coalesce(import_complete, false) AND coalesce(export_complete, false) AS complete
+FROM sides
 ORDER BY month;

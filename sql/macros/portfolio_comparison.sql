@@ -50,7 +50,7 @@ SELECT
     p.total_inc_vat,
     p.total_exc_vat,
     CAST(CAST(p.total_inc_vat AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS total_gbp,
-    CAST(CAST(p.total_inc_vat - a.total_inc_vat AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS difference_gbp,
+    CAST(CAST(p.total_inc_vat - p.actual_total_inc_vat AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS difference_gbp,
     -- what is missing
     CAST(p.missing_prices AS INTEGER) AS missing_prices,
     CAST(p.missing_readings AS INTEGER) AS missing_readings,
@@ -68,5 +68,7 @@ SELECT
              THEN 'no standing charge stored for ' || p.standing_charge_missing_days || ' of ' || p.days || ' days (energy only)' END), '') AS caveats,
     -- half-hours inside a Power Up (free; 'actual' only)
     CAST(p.free_half_hours AS INTEGER) AS free_half_hours
-FROM per_scenario AS p
-LEFT JOIN per_scenario AS a ON a.meter_point = p.meter_point AND a.scenario = 'actual';
+FROM (SELECT *,
+             -- the meter's actual total, beside each of its scenarios
+             max(CASE WHEN scenario = 'actual' THEN total_inc_vat END) OVER (PARTITION BY meter_point) AS actual_total_inc_vat
+      FROM per_scenario) AS p;

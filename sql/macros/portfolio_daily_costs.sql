@@ -8,7 +8,7 @@
 -- readings owes its standing charge; with nothing priced and no standing charge it has no total
 -- (NULL, never zero). complete: every half-hour has a reading and a price, and the charge is known.
 -- free_half_hours: those inside a Power Up (priced free by portfolio_pricing).
--- priced → days → standing → final.
+-- priced → days → final (with the standing charge) → totals.
 CREATE OR REPLACE MACRO portfolio_daily_costs(scenarios, range_from, range_to, meters := NULL,
                                               payment := 'DIRECT_DEBIT', dispatches := 'default',
                                               mismatches := 'refuse') AS TABLE
@@ -30,18 +30,8 @@ WITH days AS (
                            whole_days := true, dispatches := dispatches, mismatches := mismatches)
     GROUP BY meter_point, scenario, local_date
 ),
-standing AS (
-    SELECT d.meter_point, d.scenario, d.local_date, s.value_inc_vat, s.value_exc_vat
-    FROM days AS d
-    JOIN standing_charges AS s
-      ON s.tariff_code = d.day_tariff
-     AND s.valid_from <= d.day_start
-     AND (s.valid_to IS NULL OR s.valid_to > d.day_start)
-     AND coalesce(s.payment_method, payment) = payment
-    QUALIFY row_number() OVER (PARTITION BY d.meter_point, d.scenario, d.local_date
-                               ORDER BY s.payment_method NULLS LAST, s.valid_from DESC) = 1
-),
 final AS (
+    -- the standing charge of the day's tariff valid at its start, by payment method (one per day)
     SELECT d.*,
            coalesce(m.is_export, false) AS is_export,
            CASE WHEN m.is_export THEN 0 ELSE s.value_inc_vat END AS standing_charge_inc_vat,
@@ -51,7 +41,13 @@ final AS (
            CASE WHEN m.is_export THEN NULL ELSE s.value_exc_vat END AS owed_exc_vat
     FROM days AS d
     LEFT JOIN meter_points AS m USING (meter_point)
-    LEFT JOIN standing AS s USING (meter_point, scenario, local_date)
+    LEFT JOIN standing_charges AS s
+      ON s.tariff_code = d.day_tariff
+     AND s.valid_from <= d.day_start
+     AND (s.valid_to IS NULL OR s.valid_to > d.day_start)
+     AND coalesce(s.payment_method, payment) = payment
+    QUALIFY row_number() OVER (PARTITION BY d.meter_point, d.scenario, d.local_date
+                               ORDER BY s.payment_method NULLS LAST, s.valid_from DESC) = 1
 ),
 totals AS (
     SELECT *,

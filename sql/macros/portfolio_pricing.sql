@@ -9,7 +9,12 @@
 -- Octopus Go: prices of effective_rates_with(dispatches). A tariff of another fuel or direction
 -- than a meter's: an error (mismatches 'refuse'), or that pair left out ('skip'). Power Up: an
 -- 'actual' half-hour inside one of its meter point's is free: least(price, 0) (free_half_hour).
--- meter_ref → read_rows → readings → bounds → spans/slots → pairs → assigned → prices, effective, free → final.
+-- Each meter's half-hours (slots) are built once: its readings on the grid of its span, then, for
+-- a meter with fewer readings than half-hours, the others. A tariff's prices are looked up once per
+-- span (span_prices), shared by the meters it covers; 'actual' joins each meter's agreements.
+-- (DuckDB 1.1 to 1.3 reading the file copy a CTE into each place that names it: each is named as few
+-- times as it can be.)
+-- meter_ref → read_rows → readings → bounds → spans → slots → actual, span_prices → priced → charged.
 CREATE OR REPLACE MACRO portfolio_pricing(scenarios, range_from, range_to, meters := NULL,
                                           payment := 'DIRECT_DEBIT', whole_days := false,
                                           dispatches := 'default', mismatches := 'refuse') AS TABLE
@@ -23,12 +28,16 @@ WITH meter_ref AS (
     WHERE meters IS NOT NULL
 ),
 read_rows AS (
+    -- the readings of the half-hours priced (whole_days: those of the local days whose midnight
+    -- lies in the range), so that every reading lies within its meter's bounds
     SELECT c.meter_point, c.serial, c.interval_start, c.kwh
     FROM consumption AS c
     JOIN meter_ref AS m ON c.meter_point = m.mp
     WHERE (m.serial_no IS NULL OR c.serial = m.serial_no)
-      AND c.interval_start >= coalesce(CAST(range_from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
-      -- whole_days: the last day whose midnight lies before range_to counts whole
+      AND c.interval_start >= coalesce(CASE WHEN whole_days
+                                            THEN (SELECT min(day_start) FROM london_days WHERE day_start >= CAST(range_from AS TIMESTAMPTZ))
+                                            ELSE CAST(range_from AS TIMESTAMPTZ) END,
+                                       TIMESTAMPTZ '-infinity')
       AND c.interval_start < coalesce(CASE WHEN whole_days
                                            THEN (SELECT min(day_start) FROM london_days WHERE day_start >= CAST(range_to AS TIMESTAMPTZ))
                                            ELSE CAST(range_to AS TIMESTAMPTZ) END,
@@ -49,27 +58,31 @@ readings AS (
     WHERE meter_point IN (SELECT meter_point FROM several_serials)
     GROUP BY meter_point, interval_start
 ),
-raw_bounds AS (
-    SELECT m.mp AS meter_point,
-           coalesce(CAST(range_from AS TIMESTAMPTZ), min(r.slot_start)) AS f,
-           coalesce(CAST(range_to AS TIMESTAMPTZ), max(r.slot_start) + INTERVAL 30 MINUTE) AS t
-    FROM meter_ref AS m
-    LEFT JOIN readings AS r ON r.meter_point = m.mp
-    GROUP BY m.mp
-),
 bounds AS (
-    SELECT meter_point,
-           CASE WHEN NOT whole_days THEN f
-                WHEN range_from IS NOT NULL THEN (SELECT min(day_start) FROM london_days WHERE day_start >= f)
-                ELSE (SELECT max(day_start) FROM london_days WHERE day_start <= f) END AS b_from,
-           CASE WHEN NOT whole_days THEN t
-                ELSE (SELECT min(day_start) FROM london_days WHERE day_start >= t) END AS b_to
-    FROM raw_bounds
+    -- each meter's half-hours: [b_from, b_to); unread: fewer of its readings lie on that grid (the
+    -- half-hours starting at a multiple of 30 minutes) than it has half-hours
+    SELECT meter_point, b_from, b_to,
+           read_half_hours < ((epoch_us(b_to) + 1799999999) // 1800000000 - (epoch_us(b_from) + 1799999999) // 1800000000) AS unread
+    FROM (SELECT meter_point, read_half_hours,
+                 CASE WHEN NOT whole_days THEN f
+                      WHEN range_from IS NOT NULL THEN (SELECT min(day_start) FROM london_days WHERE day_start >= f)
+                      ELSE (SELECT max(day_start) FROM london_days WHERE day_start <= f) END AS b_from,
+                 CASE WHEN NOT whole_days THEN t
+                      ELSE (SELECT min(day_start) FROM london_days WHERE day_start >= t) END AS b_to
+          FROM (SELECT m.mp AS meter_point,
+                       coalesce(CAST(range_from AS TIMESTAMPTZ), r.first_start) AS f,
+                       coalesce(CAST(range_to AS TIMESTAMPTZ), r.last_start + INTERVAL 30 MINUTE) AS t,
+                       coalesce(r.on_grid, 0) AS read_half_hours
+                FROM (SELECT DISTINCT mp FROM meter_ref) AS m
+                LEFT JOIN (SELECT meter_point, min(slot_start) AS first_start, max(slot_start) AS last_start,
+                                  count(*) FILTER (WHERE epoch_us(slot_start) % 1800000000 = 0) AS on_grid
+                           FROM readings
+                           GROUP BY meter_point) AS r ON r.meter_point = m.mp))
 ),
 spans AS (
     -- each distinct span once (a portfolio's meters mostly share one), its half-hours on the
     -- local days' grid (london_days), their fields london_local's
-    SELECT b_from, b_to, slot_start,
+    SELECT b_from, b_to, slot_start, slot_start + INTERVAL 30 MINUTE AS slot_end,
            london_local(slot_start).local_date AS local_date,
            london_local(slot_start).settlement_period AS settlement_period
     FROM (SELECT s.b_from, s.b_to,
@@ -79,36 +92,34 @@ spans AS (
     WHERE slot_start >= b_from AND slot_start < b_to
 ),
 slots AS (
-    -- each meter's half-hours with its reading, joined once per meter rather than per scenario
-    SELECT b.meter_point, s.local_date, s.slot_start, s.settlement_period, r.kwh
+    -- each meter's half-hours with its reading, joined once per meter rather than per scenario:
+    -- its readings placed on its span's grid (one off the grid is not one of its half-hours) ...
+    SELECT r.meter_point, b.b_from, b.b_to, s.local_date, s.slot_start, s.slot_end, s.settlement_period, r.kwh
+    FROM readings AS r
+    JOIN bounds AS b ON b.meter_point = r.meter_point
+    JOIN spans AS s ON s.b_from = b.b_from AND s.b_to = b.b_to AND s.slot_start = r.slot_start
+    UNION ALL
+    -- ... and the grid's other half-hours, of the meters that have any (no reading)
+    SELECT b.meter_point, b.b_from, b.b_to, s.local_date, s.slot_start, s.slot_end, s.settlement_period, CAST(NULL AS DOUBLE) AS kwh
     FROM bounds AS b
     JOIN spans AS s ON s.b_from = b.b_from AND s.b_to = b.b_to
-    LEFT JOIN readings AS r ON r.meter_point = b.meter_point AND r.slot_start = s.slot_start
+    LEFT JOIN (SELECT r.meter_point, r.slot_start
+               FROM readings AS r
+               JOIN bounds AS u ON u.meter_point = r.meter_point
+               WHERE u.unread) AS r
+      ON r.meter_point = b.meter_point AND r.slot_start = s.slot_start
+    WHERE b.unread
+      AND r.meter_point IS NULL
 ),
 pairs AS (
     -- a tariff of another fuel or direction than the meter's is refused (or skipped), never priced
     SELECT m.mp AS meter_point, s.scenario
     FROM (SELECT DISTINCT mp FROM meter_ref) AS m,
          (SELECT DISTINCT unnest(CAST(scenarios AS VARCHAR[])) AS scenario) AS s
-    WHERE CASE WHEN s.scenario = 'actual' OR tariff_mismatch(m.mp, s.scenario) IS NULL THEN true
-               WHEN mismatches = 'skip' THEN false
+    WHERE s.scenario <> 'actual'
+      AND CASE WHEN tariff_mismatch(m.mp, s.scenario) IS NULL THEN false
+               WHEN mismatches = 'skip' THEN true
                ELSE error('consumption_pricing: ' || tariff_mismatch(m.mp, s.scenario)) END
-),
-assigned AS (
-    -- 'actual': the agreement in force at each half-hour (none: NULL tariff, never priced)
-    SELECT t.meter_point, 'actual' AS scenario, t.local_date, t.slot_start, t.settlement_period, t.kwh, a.tariff_code
-    FROM slots AS t
-    JOIN pairs AS p ON p.meter_point = t.meter_point AND p.scenario = 'actual'
-    LEFT JOIN agreements AS a
-      ON a.meter_point = t.meter_point
-     AND t.slot_start >= a.valid_from
-     AND t.slot_start < coalesce(a.valid_to, TIMESTAMPTZ 'infinity')
-    UNION ALL
-    -- a tariff code: that tariff at every half-hour
-    SELECT t.meter_point, p.scenario, t.local_date, t.slot_start, t.settlement_period, t.kwh, p.scenario AS tariff_code
-    FROM pairs AS p
-    JOIN slots AS t ON t.meter_point = p.meter_point
-    WHERE p.scenario <> 'actual'
 ),
 prices AS (
     -- The rates of the scenarios' and the meters' agreements' tariffs, narrowed to the range (48
@@ -125,6 +136,36 @@ prices AS (
     WHERE rate_type = 'standard'
       AND coalesce(payment_method, payment) = payment
 ),
+open_ended AS (
+    -- each tariff's last published rates, those without an end (valid_to NULL): carried forward
+    SELECT tariff_code, min(valid_from) AS carried_start, min(local_date) AS carried_from
+    FROM unit_rates
+    WHERE valid_to IS NULL
+      AND coalesce(payment_method, payment) = payment
+    GROUP BY tariff_code
+),
+span_prices AS (
+    -- each span's half-hours priced under each tariff scenario: the same for every meter sharing it
+    SELECT s.b_from, s.b_to, s.slot_start, t.scenario AS tariff_code,
+           p.value_inc_vat, p.value_exc_vat,
+           coalesce(p.value_inc_vat IS NOT NULL AND s.slot_start >= o.carried_start, false) AS carried,
+           o.carried_from
+    FROM spans AS s
+    CROSS JOIN (SELECT DISTINCT unnest(CAST(scenarios AS VARCHAR[])) AS scenario) AS t
+    LEFT JOIN prices AS p ON p.tariff_code = t.scenario AND p.slot_start = s.slot_start
+    LEFT JOIN open_ended AS o ON o.tariff_code = t.scenario
+    WHERE t.scenario <> 'actual'
+),
+actual AS (
+    -- 'actual': the agreement in force at each half-hour (none: NULL tariff, never priced)
+    SELECT t.meter_point, t.local_date, t.slot_start, t.slot_end, t.settlement_period, t.kwh, a.tariff_code
+    FROM slots AS t
+    LEFT JOIN agreements AS a
+      ON a.meter_point = t.meter_point
+     AND t.slot_start >= a.valid_from
+     AND t.slot_start < coalesce(a.valid_to, TIMESTAMPTZ 'infinity')
+    WHERE list_contains(CAST(scenarios AS VARCHAR[]), 'actual')
+),
 effective AS (
     SELECT meter_point, tariff_code, slot_start, value_inc_vat, value_exc_vat
     FROM effective_rates_with(dispatches, meter := CASE WHEN len(CAST(meters AS VARCHAR[])) = 1
@@ -133,56 +174,69 @@ effective AS (
       AND coalesce(payment_method, payment) = payment
 ),
 free AS (
-    -- the half-hours of the meters' Power Ups: only 'actual' is billed with them
-    SELECT DISTINCT a.meter_point, a.slot_start
-    FROM assigned AS a
-    JOIN flexibility_events AS f
-      ON f.meter_point = a.meter_point
-     AND a.slot_start >= f.start_at
-     AND a.slot_start + INTERVAL 30 MINUTE <= f.end_at
-    WHERE a.scenario = 'actual'
-      AND f.kind = 'power_up'
-      AND f.superseded_at IS NULL
-      AND f.joined IS DISTINCT FROM false
+    -- the half-hours (on the grid) inside the meters' Power Ups: only 'actual' is billed with them
+    SELECT DISTINCT meter_point, slot_start
+    FROM (SELECT meter_point,
+                 unnest(generate_series(
+                     start_at + to_microseconds((1800000000 - epoch_us(start_at) % 1800000000) % 1800000000),
+                     end_at - INTERVAL 30 MINUTE, INTERVAL 30 MINUTE)) AS slot_start
+          FROM flexibility_events
+          WHERE kind = 'power_up'
+            AND superseded_at IS NULL
+            AND joined IS DISTINCT FROM false
+            AND meter_point IN (SELECT mp FROM meter_ref))
 ),
-open_ended AS (
-    -- each tariff's last published rates, those without an end (valid_to NULL): carried forward
-    SELECT tariff_code, min(valid_from) AS carried_start, min(local_date) AS carried_from
-    FROM unit_rates
-    WHERE valid_to IS NULL
-      AND coalesce(payment_method, payment) = payment
-    GROUP BY tariff_code
+priced AS (
+    SELECT a.meter_point, 'actual' AS scenario, a.tariff_code, a.local_date, a.slot_start, a.slot_end, a.settlement_period, a.kwh,
+           p.value_inc_vat, p.value_exc_vat,
+           coalesce(p.value_inc_vat IS NOT NULL AND a.slot_start >= o.carried_start, false) AS carried,
+           o.carried_from
+    FROM actual AS a
+    LEFT JOIN prices AS p ON p.tariff_code = a.tariff_code AND p.slot_start = a.slot_start
+    LEFT JOIN open_ended AS o ON o.tariff_code = a.tariff_code
+    UNION ALL
+    -- a tariff code: that tariff at every half-hour, the meters' prices those of their span
+    SELECT t.meter_point, sp.tariff_code AS scenario, sp.tariff_code, t.local_date, t.slot_start, t.slot_end, t.settlement_period, t.kwh,
+           sp.value_inc_vat, sp.value_exc_vat, sp.carried, sp.carried_from
+    FROM slots AS t
+    JOIN span_prices AS sp ON sp.b_from = t.b_from AND sp.b_to = t.b_to AND sp.slot_start = t.slot_start
+    LEFT JOIN pairs AS x ON x.meter_point = t.meter_point AND x.scenario = sp.tariff_code
+    WHERE x.meter_point IS NULL
+),
+charged AS (
+    SELECT p.meter_point, p.scenario, p.tariff_code, p.local_date, p.slot_start, p.slot_end, p.settlement_period, p.kwh,
+           coalesce(e.value_inc_vat, p.value_inc_vat) AS price_inc,
+           coalesce(e.value_exc_vat, p.value_exc_vat) AS price_exc,
+           p.value_inc_vat IS NOT NULL AS has_price,
+           p.carried,
+           p.carried_from,
+           fr.meter_point IS NOT NULL AS free_half_hour
+    FROM priced AS p
+    LEFT JOIN effective AS e ON e.meter_point = p.meter_point AND e.tariff_code = p.tariff_code AND e.slot_start = p.slot_start
+    LEFT JOIN free AS fr ON fr.meter_point = p.meter_point AND fr.slot_start = p.slot_start AND p.scenario = 'actual'
 )
 SELECT
     -- the meter point, the scenario and the tariff pricing this half-hour
-    a.meter_point,
-    a.scenario,
-    a.tariff_code,
+    meter_point,
+    scenario,
+    tariff_code,
     -- the half-hour: UTC, then its Europe/London day and settlement period
-    a.local_date,
-    a.slot_start,
-    a.slot_start + INTERVAL 30 MINUTE AS slot_end,
-    a.settlement_period,
+    local_date,
+    slot_start,
+    slot_end,
+    settlement_period,
     -- consumption, price (p/kWh), cost (p, unrounded; NULL when either is missing)
     -- (a Power Up half-hour: the price if negative, else zero)
-    a.kwh,
-    CASE WHEN fr.meter_point IS NULL THEN coalesce(e.value_inc_vat, p.value_inc_vat)
-         ELSE least(coalesce(e.value_inc_vat, p.value_inc_vat), 0) END AS value_inc_vat,
-    CASE WHEN fr.meter_point IS NULL THEN coalesce(e.value_exc_vat, p.value_exc_vat)
-         ELSE least(coalesce(e.value_exc_vat, p.value_exc_vat), 0) END AS value_exc_vat,
-    a.kwh * CASE WHEN fr.meter_point IS NULL THEN coalesce(e.value_inc_vat, p.value_inc_vat)
-                 ELSE least(coalesce(e.value_inc_vat, p.value_inc_vat), 0) END AS cost_inc_vat,
-    a.kwh * CASE WHEN fr.meter_point IS NULL THEN coalesce(e.value_exc_vat, p.value_exc_vat)
-                 ELSE least(coalesce(e.value_exc_vat, p.value_exc_vat), 0) END AS cost_exc_vat,
-    a.kwh IS NOT NULL AS has_reading,
-    p.value_inc_vat IS NOT NULL AS has_price,
+    kwh,
+    CASE WHEN free_half_hour THEN least(price_inc, 0) ELSE price_inc END AS value_inc_vat,
+    CASE WHEN free_half_hour THEN least(price_exc, 0) ELSE price_exc END AS value_exc_vat,
+    kwh * CASE WHEN free_half_hour THEN least(price_inc, 0) ELSE price_inc END AS cost_inc_vat,
+    kwh * CASE WHEN free_half_hour THEN least(price_exc, 0) ELSE price_exc END AS cost_exc_vat,
+    kwh IS NOT NULL AS has_reading,
+    has_price,
     -- priced at a last published rate without an end (carried forward), and that rate's first local day
-    coalesce(p.value_inc_vat IS NOT NULL AND a.slot_start >= o.carried_start, false) AS carried,
-    CASE WHEN p.value_inc_vat IS NOT NULL AND a.slot_start >= o.carried_start THEN o.carried_from END AS carried_from,
+    carried,
+    CASE WHEN carried THEN carried_from END AS carried_from,
     -- inside a Power Up of the meter point (actual only): free
-    fr.meter_point IS NOT NULL AS free_half_hour
-FROM assigned AS a
-LEFT JOIN prices AS p ON p.tariff_code = a.tariff_code AND p.slot_start = a.slot_start
-LEFT JOIN effective AS e ON e.meter_point = a.meter_point AND e.tariff_code = a.tariff_code AND e.slot_start = a.slot_start
-LEFT JOIN open_ended AS o ON o.tariff_code = a.tariff_code
-LEFT JOIN free AS fr ON fr.meter_point = a.meter_point AND fr.slot_start = a.slot_start AND a.scenario = 'actual';
+    free_half_hour
+FROM charged;
