@@ -121,21 +121,6 @@ pairs AS (
                WHEN mismatches = 'skip' THEN true
                ELSE error('consumption_pricing: ' || tariff_mismatch(m.mp, s.scenario)) END
 ),
-prices AS (
-    -- The rates of the scenarios' and the meters' agreements' tariffs, narrowed to the range (48
-    -- hours either side: whole_days moves a bound at most to a neighbouring local midnight) before
-    -- long rates are expanded to half-hours (rate_slots_for); a NULL bound does not narrow.
-    SELECT tariff_code, slot_start, value_inc_vat, value_exc_vat
-    FROM rate_slots_for(
-        (SELECT list_concat(CAST(scenarios AS VARCHAR[]), list(DISTINCT tariff_code))
-         FROM agreements
-         WHERE meters IS NULL
-            OR meter_point IN (SELECT split_part(m, ':', 1) FROM (SELECT unnest(CAST(meters AS VARCHAR[])) AS m))),
-        CAST(range_from AS TIMESTAMPTZ) - INTERVAL 48 HOUR,
-        CAST(range_to AS TIMESTAMPTZ) + INTERVAL 48 HOUR)
-    WHERE rate_type = 'standard'
-      AND coalesce(payment_method, payment) = payment
-),
 open_ended AS (
     -- each tariff's last published rates, those without an end (valid_to NULL): carried forward
     SELECT tariff_code, min(valid_from) AS carried_start, min(local_date) AS carried_from
@@ -144,16 +129,32 @@ open_ended AS (
       AND coalesce(payment_method, payment) = payment
     GROUP BY tariff_code
 ),
+prices AS (
+    -- The rates of the scenarios' and the meters' agreements' tariffs, narrowed to the range (48
+    -- hours either side: whole_days moves a bound at most to a neighbouring local midnight) before
+    -- long rates are expanded to half-hours (rate_slots_for); a NULL bound does not narrow.
+    -- carried: a half-hour at or after its tariff's open-ended rate (carried forward)
+    SELECT r.tariff_code, r.slot_start, r.value_inc_vat, r.value_exc_vat,
+           coalesce(r.slot_start >= o.carried_start, false) AS carried, o.carried_from
+    FROM rate_slots_for(
+        (SELECT list_concat(CAST(scenarios AS VARCHAR[]), list(DISTINCT tariff_code))
+         FROM agreements
+         WHERE meters IS NULL
+            OR meter_point IN (SELECT split_part(m, ':', 1) FROM (SELECT unnest(CAST(meters AS VARCHAR[])) AS m))),
+        CAST(range_from AS TIMESTAMPTZ) - INTERVAL 48 HOUR,
+        CAST(range_to AS TIMESTAMPTZ) + INTERVAL 48 HOUR) AS r
+    LEFT JOIN open_ended AS o ON o.tariff_code = r.tariff_code
+    WHERE r.rate_type = 'standard'
+      AND coalesce(r.payment_method, payment) = payment
+),
 span_prices AS (
     -- each span's half-hours priced under each tariff scenario: the same for every meter sharing it
     SELECT s.b_from, s.b_to, s.slot_start, t.scenario AS tariff_code,
            p.value_inc_vat, p.value_exc_vat,
-           coalesce(p.value_inc_vat IS NOT NULL AND s.slot_start >= o.carried_start, false) AS carried,
-           o.carried_from
+           coalesce(p.carried, false) AS carried, p.carried_from
     FROM spans AS s
     CROSS JOIN (SELECT DISTINCT unnest(CAST(scenarios AS VARCHAR[])) AS scenario) AS t
     LEFT JOIN prices AS p ON p.tariff_code = t.scenario AND p.slot_start = s.slot_start
-    LEFT JOIN open_ended AS o ON o.tariff_code = t.scenario
     WHERE t.scenario <> 'actual'
 ),
 actual AS (
@@ -189,11 +190,9 @@ free AS (
 priced AS (
     SELECT a.meter_point, 'actual' AS scenario, a.tariff_code, a.local_date, a.slot_start, a.slot_end, a.settlement_period, a.kwh,
            p.value_inc_vat, p.value_exc_vat,
-           coalesce(p.value_inc_vat IS NOT NULL AND a.slot_start >= o.carried_start, false) AS carried,
-           o.carried_from
+           coalesce(p.carried, false) AS carried, p.carried_from
     FROM actual AS a
     LEFT JOIN prices AS p ON p.tariff_code = a.tariff_code AND p.slot_start = a.slot_start
-    LEFT JOIN open_ended AS o ON o.tariff_code = a.tariff_code
     UNION ALL
     -- a tariff code: that tariff at every half-hour, the meters' prices those of their span
     SELECT t.meter_point, sp.tariff_code AS scenario, sp.tariff_code, t.local_date, t.slot_start, t.slot_end, t.settlement_period, t.kwh,
