@@ -1,7 +1,8 @@
 // Writes half-hourly readings: one meter's through an appender into a temp staging table, local date and
 // settlement period from london_local (sql/macros/london_local.sql), or any staged rows set-wise (a long
-// file); changed readings kept in consumption_revisions, then upsert — in the caller's transaction
-// (a file import is stored whole or not at all).
+// file); changed readings kept in consumption_revisions, then updated in place and new ones inserted —
+// in the caller's transaction (a file import is stored whole or not at all). consumption has no
+// primary key (migration 016): mergeConsumption is what keeps one row per meter, serial and half-hour.
 import type { Warehouse } from './Warehouse.js';
 
 export interface ConsumptionReading {
@@ -66,6 +67,7 @@ export async function writeConsumption(warehouse: Warehouse, batch: ConsumptionB
                make_timestamptz(CAST(end_ms * 1000 AS BIGINT)) AS interval_end,
                kwh, raw_value, raw_unit, supplier_cost, supplier_standing
         FROM ${STAGE}
+        QUALIFY row_number() OVER (PARTITION BY start_ms ORDER BY rowid DESC) = 1
     ), localised AS (
         SELECT *, london_local(interval_start) AS l FROM s
     )
@@ -81,39 +83,51 @@ export async function writeConsumption(warehouse: Warehouse, batch: ConsumptionB
   return mergeConsumption(warehouse, `${STAGE}_rows`, batch.runId, batch.now);
 }
 
-/** Merges `rows` (a table or parenthesised query with consumption's columns, in its order) into
- *  consumption: changed readings into consumption_revisions first. In the caller's transaction. */
+/** Merges `rows` (a table or parenthesised query with consumption's columns, in its order, one row
+ *  per meter, serial and half-hour) into consumption: changed readings into consumption_revisions
+ *  first, then updated in place, then the new ones inserted. Joins, not a key's index, find the
+ *  stored readings, so memory is bounded by DuckDB's memory_limit however many rows are stored
+ *  (each join spills). In the caller's transaction. */
 export async function mergeConsumption(warehouse: Warehouse, rows: string, runId: number, now: Date): Promise<ConsumptionCounts> {
+  const sameReading = 'c.meter_point = n.meter_point AND c.serial = n.serial AND c.interval_start = n.interval_start';
   const counts = (await warehouse.one(`
     SELECT count(*) FILTER (WHERE c.meter_point IS NULL) AS inserted,
            count(*) FILTER (WHERE c.meter_point IS NOT NULL AND c.kwh IS DISTINCT FROM n.kwh) AS updated,
            count(*) FILTER (WHERE c.meter_point IS NOT NULL AND c.kwh IS NOT DISTINCT FROM n.kwh) AS unchanged
     FROM ${rows} AS n
-    LEFT JOIN consumption AS c
-      ON c.meter_point = n.meter_point AND c.serial = n.serial AND c.interval_start = n.interval_start`))!;
-  await warehouse.run(`
-    INSERT INTO consumption_revisions
-    SELECT c.meter_point, c.serial, c.interval_start, c.kwh, n.kwh, c.source, n.source, c.run_id,
-           CAST($run AS BIGINT), CAST($now AS TIMESTAMPTZ)
-    FROM ${rows} AS n
-    JOIN consumption AS c
-      ON c.meter_point = n.meter_point AND c.serial = n.serial AND c.interval_start = n.interval_start
-    WHERE c.kwh IS DISTINCT FROM n.kwh`, { run: runId, now: now.toISOString() });
+    LEFT JOIN consumption AS c ON ${sameReading}`))!;
+  if (Number(counts.updated) > 0) {
+    await warehouse.run(`
+      INSERT INTO consumption_revisions
+      SELECT c.meter_point, c.serial, c.interval_start, c.kwh, n.kwh, c.source, n.source, c.run_id,
+             CAST($run AS BIGINT), CAST($now AS TIMESTAMPTZ)
+      FROM ${rows} AS n
+      JOIN consumption AS c ON ${sameReading}
+      WHERE c.kwh IS DISTINCT FROM n.kwh`, { run: runId, now: now.toISOString() });
+  }
   // Unchanged readings keep their run_id and supplier estimate (an API re-read has none).
-  await warehouse.run(`
-    INSERT INTO consumption
-    SELECT * FROM ${rows}
-    ON CONFLICT (meter_point, serial, interval_start) DO UPDATE SET
-        interval_end = excluded.interval_end,
-        kwh = excluded.kwh,
-        raw_value = excluded.raw_value,
-        raw_unit = excluded.raw_unit,
-        source = excluded.source,
-        supplier_cost_inc_vat = coalesce(excluded.supplier_cost_inc_vat, consumption.supplier_cost_inc_vat),
-        supplier_standing_charge_inc_vat = coalesce(excluded.supplier_standing_charge_inc_vat, consumption.supplier_standing_charge_inc_vat),
-        run_id = excluded.run_id
-    WHERE consumption.kwh IS DISTINCT FROM excluded.kwh
-       OR consumption.supplier_cost_inc_vat IS DISTINCT FROM coalesce(excluded.supplier_cost_inc_vat, consumption.supplier_cost_inc_vat)`);
+  if (Number(counts.updated) + Number(counts.unchanged) > 0) {
+    await warehouse.run(`
+      UPDATE consumption AS c SET
+          interval_end = n.interval_end,
+          kwh = n.kwh,
+          raw_value = n.raw_value,
+          raw_unit = n.raw_unit,
+          source = n.source,
+          supplier_cost_inc_vat = coalesce(n.supplier_cost_inc_vat, c.supplier_cost_inc_vat),
+          supplier_standing_charge_inc_vat = coalesce(n.supplier_standing_charge_inc_vat, c.supplier_standing_charge_inc_vat),
+          run_id = n.run_id
+      FROM ${rows} AS n
+      WHERE ${sameReading}
+        AND (c.kwh IS DISTINCT FROM n.kwh
+             OR c.supplier_cost_inc_vat IS DISTINCT FROM coalesce(n.supplier_cost_inc_vat, c.supplier_cost_inc_vat))`);
+  }
+  if (Number(counts.inserted) > 0) {
+    await warehouse.run(`
+      INSERT INTO consumption
+      SELECT n.* FROM ${rows} AS n
+      WHERE NOT EXISTS (SELECT 1 FROM consumption AS c WHERE ${sameReading})`);
+  }
   return { inserted: Number(counts.inserted), updated: Number(counts.updated), unchanged: Number(counts.unchanged) };
 }
 
@@ -166,9 +180,9 @@ export async function upsertMeterPointsOf(
 ): Promise<void> {
   await warehouse.run(`
     INSERT INTO meter_points
-    SELECT meter_point, $fuel, $export, list_sort(list_distinct(list(serial))), CAST(NULL AS VARCHAR),
+    SELECT meter_point, $fuel, $export, list(serial ORDER BY serial), CAST(NULL AS VARCHAR),
            CAST($now AS TIMESTAMPTZ), CAST($now AS TIMESTAMPTZ)
-    FROM ${rows}
+    FROM (SELECT DISTINCT meter_point, serial FROM ${rows}) -- not a list of every row's serial: a long file's meters hold millions
     GROUP BY meter_point
     ON CONFLICT (meter_point) DO UPDATE SET
         fuel = excluded.fuel,

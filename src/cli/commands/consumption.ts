@@ -93,8 +93,8 @@ updated, unchanged, first_interval_start, last_interval_end}. Exit status: 0 sto
   }));
 }
 
-/** DuckDB's memory limit while a long file is staged, checked and merged: staging and checks spill
- *  beyond it, consumption's primary-key index does not (bench/README.md, "Long consumption files"). */
+/** DuckDB's memory limit while a long file is staged, checked and merged: every step spills beyond
+ *  it (consumption has no key index since migration 016; bench/README.md, "Long consumption files"). */
 const LONG_IMPORT_MEMORY_LIMIT = '3GB';
 
 async function importLong(path: string, source: string, flags: ImportFlags, format: ReturnType<typeof resolveFormat>): Promise<void> {
