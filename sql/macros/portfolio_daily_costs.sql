@@ -8,7 +8,8 @@
 -- readings owes its standing charge; with nothing priced and no standing charge it has no total
 -- (NULL, never zero). complete: every half-hour has a reading and a price, and the charge is known.
 -- free_half_hours: those inside a Power Up (priced free by portfolio_pricing).
--- priced → days → final (with the standing charge) → totals.
+-- priced → days; charges (each tariff's standing charges as a timeline); days with their charge
+-- (final) → totals.
 CREATE OR REPLACE MACRO portfolio_daily_costs(scenarios, range_from, range_to, meters := NULL,
                                               payment := 'DIRECT_DEBIT', dispatches := 'default',
                                               mismatches := 'refuse') AS TABLE
@@ -30,24 +31,43 @@ WITH days AS (
                            whole_days := true, dispatches := dispatches, mismatches := mismatches)
     GROUP BY meter_point, scenario, local_date
 ),
+charges AS (
+    -- each tariff's standing charge as a timeline of its own, for the payment method given: between
+    -- two consecutive bounds (valid_from or valid_to of any of its charges) the same charge applies,
+    -- the one valid at the piece's start quoted for that payment method, else without one, the
+    -- latest valid_from first; so a day takes the piece holding its start, one at most
+    SELECT tariff_code, piece_from, piece_to, value_inc_vat, value_exc_vat
+    FROM (SELECT p.tariff_code, p.piece_from, p.piece_to, s.value_inc_vat, s.value_exc_vat,
+                 row_number() OVER (PARTITION BY p.tariff_code, p.piece_from
+                                    ORDER BY s.payment_method NULLS LAST, s.valid_from DESC) AS pick
+          FROM (SELECT tariff_code, bound AS piece_from,
+                       lead(bound) OVER (PARTITION BY tariff_code ORDER BY bound) AS piece_to
+                FROM (SELECT DISTINCT tariff_code, unnest([valid_from, valid_to]) AS bound
+                      FROM standing_charges
+                      WHERE coalesce(payment_method, payment) = payment)
+                WHERE bound IS NOT NULL) AS p
+          JOIN standing_charges AS s
+            ON s.tariff_code = p.tariff_code
+           AND s.valid_from <= p.piece_from
+           AND (s.valid_to IS NULL OR s.valid_to > p.piece_from)
+           AND coalesce(s.payment_method, payment) = payment)
+    WHERE pick = 1
+),
 final AS (
-    -- the standing charge of the day's tariff valid at its start, by payment method (one per day)
+    -- the standing charge of the day's tariff valid at its start (see charges)
     SELECT d.*,
            coalesce(m.is_export, false) AS is_export,
-           CASE WHEN m.is_export THEN 0 ELSE s.value_inc_vat END AS standing_charge_inc_vat,
-           CASE WHEN m.is_export THEN 0 ELSE s.value_exc_vat END AS standing_charge_exc_vat,
+           CASE WHEN m.is_export THEN 0 ELSE c.value_inc_vat END AS standing_charge_inc_vat,
+           CASE WHEN m.is_export THEN 0 ELSE c.value_exc_vat END AS standing_charge_exc_vat,
            -- what the total adds: nothing for an export meter (no charge), NULL when unknown
-           CASE WHEN m.is_export THEN NULL ELSE s.value_inc_vat END AS owed_inc_vat,
-           CASE WHEN m.is_export THEN NULL ELSE s.value_exc_vat END AS owed_exc_vat
+           CASE WHEN m.is_export THEN NULL ELSE c.value_inc_vat END AS owed_inc_vat,
+           CASE WHEN m.is_export THEN NULL ELSE c.value_exc_vat END AS owed_exc_vat
     FROM days AS d
     LEFT JOIN meter_points AS m USING (meter_point)
-    LEFT JOIN standing_charges AS s
-      ON s.tariff_code = d.day_tariff
-     AND s.valid_from <= d.day_start
-     AND (s.valid_to IS NULL OR s.valid_to > d.day_start)
-     AND coalesce(s.payment_method, payment) = payment
-    QUALIFY row_number() OVER (PARTITION BY d.meter_point, d.scenario, d.local_date
-                               ORDER BY s.payment_method NULLS LAST, s.valid_from DESC) = 1
+    LEFT JOIN charges AS c
+      ON c.tariff_code = d.day_tariff
+     AND c.piece_from <= d.day_start
+     AND (c.piece_to IS NULL OR c.piece_to > d.day_start)
 ),
 totals AS (
     SELECT *,

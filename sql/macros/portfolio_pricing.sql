@@ -11,10 +11,10 @@
 -- 'actual' half-hour inside one of its meter point's is free: least(price, 0) (free_half_hour).
 -- Each meter's half-hours (slots) are built once: its readings on the grid of its span, then, for
 -- a meter with fewer readings than half-hours, the others. A tariff's prices are looked up once per
--- span (span_prices), shared by the meters it covers; 'actual' joins each meter's agreements.
+-- half-hour of the spans (slot_prices), shared by every meter; 'actual' joins each meter's agreements.
 -- (DuckDB 1.1 to 1.3 reading the file copy a CTE into each place that names it: each is named as few
 -- times as it can be.)
--- meter_ref → read_rows → readings → bounds → spans → slots → actual, span_prices → priced → charged.
+-- meter_ref → read_rows → readings → bounds → spans → slots → actual, slot_prices → priced → charged.
 CREATE OR REPLACE MACRO portfolio_pricing(scenarios, range_from, range_to, meters := NULL,
                                           payment := 'DIRECT_DEBIT', whole_days := false,
                                           dispatches := 'default', mismatches := 'refuse') AS TABLE
@@ -94,13 +94,13 @@ spans AS (
 slots AS (
     -- each meter's half-hours with its reading, joined once per meter rather than per scenario:
     -- its readings placed on its span's grid (one off the grid is not one of its half-hours) ...
-    SELECT r.meter_point, b.b_from, b.b_to, s.local_date, s.slot_start, s.slot_end, s.settlement_period, r.kwh
+    SELECT r.meter_point, s.local_date, s.slot_start, s.slot_end, s.settlement_period, r.kwh
     FROM readings AS r
     JOIN bounds AS b ON b.meter_point = r.meter_point
     JOIN spans AS s ON s.b_from = b.b_from AND s.b_to = b.b_to AND s.slot_start = r.slot_start
     UNION ALL
     -- ... and the grid's other half-hours, of the meters that have any (no reading)
-    SELECT b.meter_point, b.b_from, b.b_to, s.local_date, s.slot_start, s.slot_end, s.settlement_period, CAST(NULL AS DOUBLE) AS kwh
+    SELECT b.meter_point, s.local_date, s.slot_start, s.slot_end, s.settlement_period, CAST(NULL AS DOUBLE) AS kwh
     FROM bounds AS b
     JOIN spans AS s ON s.b_from = b.b_from AND s.b_to = b.b_to
     LEFT JOIN (SELECT r.meter_point, r.slot_start
@@ -147,14 +147,15 @@ prices AS (
     WHERE r.rate_type = 'standard'
       AND coalesce(r.payment_method, payment) = payment
 ),
-span_prices AS (
-    -- each span's half-hours priced under each tariff scenario: the same for every meter sharing it
-    SELECT s.b_from, s.b_to, s.slot_start, t.scenario AS tariff_code,
+slot_prices AS (
+    -- each half-hour of the spans priced under each tariff scenario, once: the same for every
+    -- meter whose span holds it
+    SELECT h.slot_start, t.scenario AS tariff_code,
            p.value_inc_vat, p.value_exc_vat,
            coalesce(p.carried, false) AS carried, p.carried_from
-    FROM spans AS s
+    FROM (SELECT DISTINCT slot_start FROM spans) AS h
     CROSS JOIN (SELECT DISTINCT unnest(CAST(scenarios AS VARCHAR[])) AS scenario) AS t
-    LEFT JOIN prices AS p ON p.tariff_code = t.scenario AND p.slot_start = s.slot_start
+    LEFT JOIN prices AS p ON p.tariff_code = t.scenario AND p.slot_start = h.slot_start
     WHERE t.scenario <> 'actual'
 ),
 actual AS (
@@ -194,11 +195,11 @@ priced AS (
     FROM actual AS a
     LEFT JOIN prices AS p ON p.tariff_code = a.tariff_code AND p.slot_start = a.slot_start
     UNION ALL
-    -- a tariff code: that tariff at every half-hour, the meters' prices those of their span
+    -- a tariff code: that tariff at every half-hour, its price looked up once (slot_prices)
     SELECT t.meter_point, sp.tariff_code AS scenario, sp.tariff_code, t.local_date, t.slot_start, t.slot_end, t.settlement_period, t.kwh,
            sp.value_inc_vat, sp.value_exc_vat, sp.carried, sp.carried_from
     FROM slots AS t
-    JOIN span_prices AS sp ON sp.b_from = t.b_from AND sp.b_to = t.b_to AND sp.slot_start = t.slot_start
+    JOIN slot_prices AS sp ON sp.slot_start = t.slot_start
     LEFT JOIN pairs AS x ON x.meter_point = t.meter_point AND x.scenario = sp.tariff_code
     WHERE x.meter_point IS NULL
 ),
