@@ -12,7 +12,7 @@ import { importConsumptionLong } from '../src/ingest/importConsumptionLong.js';
 import { sqlDir } from '../src/paths.js';
 import { writeConsumption } from '../src/store/writeConsumption.js';
 import { Warehouse } from '../src/store/Warehouse.js';
-import { tempDir } from './helpers/warehouseTools.js';
+import { opened, tempDir } from './helpers/warehouseTools.js';
 
 const tmp = tempDir('tariffs-unkeyed-');
 afterAll(() => tmp.remove());
@@ -22,15 +22,6 @@ const HH = 1_800_000;
  *  key's index of so many new rows needed more than 64 MB, and the import ran out of memory). */
 const NEW_METERS = 30;
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
-
-async function opened<T>(file: string, options: Parameters<typeof Warehouse.open>[1], fn: (w: Warehouse) => Promise<T>): Promise<T> {
-  const warehouse = await Warehouse.open(file, options);
-  try {
-    return await fn(warehouse);
-  } finally {
-    warehouse.close();
-  }
-}
 
 /** Each stored reading's key and kWh, and how many rows share a key (1 everywhere when unique). */
 const readings = (w: Warehouse) => w.all(`SELECT meter_point, serial, epoch_ms(interval_start) AS at, kwh, local_date, settlement_period,

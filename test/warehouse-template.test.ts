@@ -9,6 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sqlDir } from '../src/paths.js';
 import { buildWarehouseTemplate } from '../src/store/buildWarehouseTemplate.js';
 import { Warehouse } from '../src/store/Warehouse.js';
+import { opened } from './helpers/warehouseTools.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'tariffs-template-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,15 +35,6 @@ async function describeWarehouse(warehouse: Warehouse): Promise<unknown> {
 async function made(file: string, options: Parameters<typeof Warehouse.open>[1]): Promise<unknown> {
   await opened(file, options, async () => undefined);
   return opened(file, {}, describeWarehouse);
-}
-
-async function opened<T>(file: string, options: Parameters<typeof Warehouse.open>[1], fn: (w: Warehouse) => Promise<T>): Promise<T> {
-  const warehouse = await Warehouse.open(file, options);
-  try {
-    return await fn(warehouse);
-  } finally {
-    warehouse.close();
-  }
 }
 
 describe('a new warehouse from the template', () => {

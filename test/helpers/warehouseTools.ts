@@ -62,3 +62,13 @@ export async function query(db: string, sql: string): Promise<Record<string, unk
     w.close();
   }
 }
+
+/** `fn` on the warehouse `file` opened with `options`, closed after whatever happens. */
+export async function opened<T>(file: string, options: Parameters<typeof Warehouse.open>[1], fn: (w: Warehouse) => Promise<T>): Promise<T> {
+  const warehouse = await Warehouse.open(file, options);
+  try {
+    return await fn(warehouse);
+  } finally {
+    warehouse.close();
+  }
+}
