@@ -59,9 +59,16 @@ details.total_seconds = Math.round((performance.now() - started) / 100) / 10;
 
 const dir = join(packageRoot(), 'bench', 'results');
 const latest = join(dir, 'latest.json');
-// --only: the other sections' figures of the last full run stay, each run section says when it ran
-const previous = only && existsSync(latest) ? (JSON.parse(readFileSync(latest, 'utf8')) as { results?: object; details?: object }) : undefined;
-const ran = Object.fromEntries(Object.entries(details).filter(([name]) => name in sections));
+// --only: the other sections' figures of the last full run stay, each run section says when it ran,
+// and keeps the keys of its previous details that the run does not write (figures measured by
+// hand and earlier runs: `by_hand`, `earlier_runs`, as bench/README.md cites them)
+const previous = only && existsSync(latest)
+  ? (JSON.parse(readFileSync(latest, 'utf8')) as { results?: object; details?: Record<string, unknown> })
+  : undefined;
+const ran = Object.fromEntries(Object.entries(details).filter(([name]) => name in sections).map(([name, fresh]) => {
+  const before = previous?.details?.[name];
+  return [name, before && typeof before === 'object' ? { ...before, ...(fresh as object) } : fresh];
+}));
 const report = previous
   ? { ...previous, results: { ...previous.results, ...results }, details: { ...previous.details, ...ran } }
   : { measured_at: new Date().toISOString(), machine, results, details };
