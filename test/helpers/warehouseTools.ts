@@ -41,26 +41,16 @@ export async function ingest(
 
 /** A digest of the stored rates (every column but run_id), to compare two warehouses. */
 export async function ratesFingerprint(db: string): Promise<{ rows: number; digest: string }> {
-  const w = await Warehouse.open(db, { readOnly: true });
-  try {
-    const row = await w.one(`SELECT count(*) AS rows, md5(coalesce(string_agg(
+  const row = await opened(db, { readOnly: true }, (w) => w.one(`SELECT count(*) AS rows, md5(coalesce(string_agg(
         concat_ws('|', tariff_code, rate_type, valid_from, valid_to, value_exc_vat, value_inc_vat, payment_method,
                   local_date, local_start, utc_offset_minutes, settlement_period), ','
         ORDER BY tariff_code, rate_type, valid_from, payment_method), '')) AS digest
-      FROM unit_rates`);
-    return { rows: row!.rows as number, digest: row!.digest as string };
-  } finally {
-    w.close();
-  }
+      FROM unit_rates`));
+  return { rows: row!.rows as number, digest: row!.digest as string };
 }
 
 export async function query(db: string, sql: string): Promise<Record<string, unknown>[]> {
-  const w = await Warehouse.open(db, { readOnly: true });
-  try {
-    return await w.all(sql);
-  } finally {
-    w.close();
-  }
+  return opened(db, { readOnly: true }, (w) => w.all(sql));
 }
 
 /** `fn` on the warehouse `file` opened with `options`, closed after whatever happens. */
