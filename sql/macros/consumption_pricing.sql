@@ -11,6 +11,6 @@
 CREATE OR REPLACE MACRO consumption_pricing(meter, scenarios, range_from, range_to,
                                             payment := 'DIRECT_DEBIT', whole_days := false,
                                             dispatches := 'default') AS TABLE
-SELECT * EXCLUDE (meter_point)
+SELECT * EXCLUDE (meter_point, meter_no, scenario_no)
 FROM portfolio_pricing(scenarios, range_from, range_to, meters := [meter], payment := payment,
                        whole_days := whole_days, dispatches := dispatches);

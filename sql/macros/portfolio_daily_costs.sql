@@ -14,9 +14,11 @@ CREATE OR REPLACE MACRO portfolio_daily_costs(scenarios, range_from, range_to, m
                                               payment := 'DIRECT_DEBIT', dispatches := 'default',
                                               mismatches := 'refuse') AS TABLE
 WITH days AS (
-    SELECT meter_point, scenario, local_date,
-           min(slot_start) AS day_start,
-           arg_min(tariff_code, slot_start) AS day_tariff,
+    -- grouped by portfolio_pricing's numbers for the meter point and the scenario (cheaper to
+    -- group by than the names they stand for)
+    SELECT any_value(meter_point) AS meter_point, any_value(scenario) AS scenario, local_date,
+           -- the tariff at the day's first half-hour (every day priced is whole)
+           any_value(tariff_code) FILTER (WHERE settlement_period = 1) AS day_tariff,
            count(*) AS half_hours,
            sum(kwh) AS kwh,
            sum(cost_inc_vat) AS energy_cost_inc_vat,
@@ -29,7 +31,7 @@ WITH days AS (
            count(*) FILTER (WHERE free_half_hour) AS free_half_hours
     FROM portfolio_pricing(scenarios, range_from, range_to, meters := meters, payment := payment,
                            whole_days := true, dispatches := dispatches, mismatches := mismatches)
-    GROUP BY meter_point, scenario, local_date
+    GROUP BY meter_no, scenario_no, local_date
 ),
 charges AS (
     -- each tariff's standing charge as a timeline of its own, for the payment method given: between
@@ -54,7 +56,8 @@ charges AS (
     WHERE pick = 1
 ),
 final AS (
-    -- the standing charge of the day's tariff valid at its start (see charges)
+    -- the standing charge of the day's tariff valid at its start (london_days: every day priced is
+    -- whole; see charges)
     SELECT d.*,
            coalesce(m.is_export, false) AS is_export,
            CASE WHEN m.is_export THEN 0 ELSE c.value_inc_vat END AS standing_charge_inc_vat,
@@ -63,11 +66,12 @@ final AS (
            CASE WHEN m.is_export THEN NULL ELSE c.value_inc_vat END AS owed_inc_vat,
            CASE WHEN m.is_export THEN NULL ELSE c.value_exc_vat END AS owed_exc_vat
     FROM days AS d
+    JOIN london_days AS l USING (local_date)
     LEFT JOIN meter_points AS m USING (meter_point)
     LEFT JOIN charges AS c
       ON c.tariff_code = d.day_tariff
-     AND c.piece_from <= d.day_start
-     AND (c.piece_to IS NULL OR c.piece_to > d.day_start)
+     AND c.piece_from <= l.day_start
+     AND (c.piece_to IS NULL OR c.piece_to > l.day_start)
 ),
 totals AS (
     SELECT *,

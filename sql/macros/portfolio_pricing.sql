@@ -61,19 +61,20 @@ readings AS (
 bounds AS (
     -- each meter's half-hours: [b_from, b_to); unread: fewer of its readings lie on that grid (the
     -- half-hours starting at a multiple of 30 minutes) than it has half-hours
-    SELECT meter_point, b_from, b_to,
+    SELECT meter_point, meter_no, b_from, b_to,
            read_half_hours < ((epoch_us(b_to) + 1799999999) // 1800000000 - (epoch_us(b_from) + 1799999999) // 1800000000) AS unread
-    FROM (SELECT meter_point, read_half_hours,
+    FROM (SELECT meter_point, meter_no, read_half_hours,
                  CASE WHEN NOT whole_days THEN f
                       WHEN range_from IS NOT NULL THEN (SELECT min(day_start) FROM london_days WHERE day_start >= f)
                       ELSE (SELECT max(day_start) FROM london_days WHERE day_start <= f) END AS b_from,
                  CASE WHEN NOT whole_days THEN t
                       ELSE (SELECT min(day_start) FROM london_days WHERE day_start >= t) END AS b_to
-          FROM (SELECT m.mp AS meter_point,
+          FROM (SELECT m.mp AS meter_point, m.meter_no,
                        coalesce(CAST(range_from AS TIMESTAMPTZ), r.first_start) AS f,
                        coalesce(CAST(range_to AS TIMESTAMPTZ), r.last_start + INTERVAL 30 MINUTE) AS t,
                        coalesce(r.on_grid, 0) AS read_half_hours
-                FROM (SELECT DISTINCT mp FROM meter_ref) AS m
+                FROM (SELECT mp, CAST(row_number() OVER (ORDER BY mp) AS INTEGER) AS meter_no
+                      FROM (SELECT DISTINCT mp FROM meter_ref)) AS m
                 LEFT JOIN (SELECT meter_point, min(slot_start) AS first_start, max(slot_start) AS last_start,
                                   count(*) FILTER (WHERE epoch_us(slot_start) % 1800000000 = 0) AS on_grid
                            FROM readings
@@ -94,13 +95,13 @@ spans AS (
 slots AS (
     -- each meter's half-hours with its reading, joined once per meter rather than per scenario:
     -- its readings placed on its span's grid (one off the grid is not one of its half-hours) ...
-    SELECT r.meter_point, s.local_date, s.slot_start, s.slot_end, s.settlement_period, r.kwh
+    SELECT r.meter_point, b.meter_no, s.local_date, s.slot_start, s.slot_end, s.settlement_period, r.kwh
     FROM readings AS r
     JOIN bounds AS b ON b.meter_point = r.meter_point
     JOIN spans AS s ON s.b_from = b.b_from AND s.b_to = b.b_to AND s.slot_start = r.slot_start
     UNION ALL
     -- ... and the grid's other half-hours, of the meters that have any (no reading)
-    SELECT b.meter_point, s.local_date, s.slot_start, s.slot_end, s.settlement_period, CAST(NULL AS DOUBLE) AS kwh
+    SELECT b.meter_point, b.meter_no, s.local_date, s.slot_start, s.slot_end, s.settlement_period, CAST(NULL AS DOUBLE) AS kwh
     FROM bounds AS b
     JOIN spans AS s ON s.b_from = b.b_from AND s.b_to = b.b_to
     LEFT JOIN (SELECT r.meter_point, r.slot_start
@@ -150,7 +151,7 @@ prices AS (
 slot_prices AS (
     -- each half-hour of the spans priced under each tariff scenario, once: the same for every
     -- meter whose span holds it
-    SELECT h.slot_start, t.scenario AS tariff_code,
+    SELECT h.slot_start, t.scenario AS tariff_code, list_position(CAST(scenarios AS VARCHAR[]), t.scenario) AS scenario_no,
            p.value_inc_vat, p.value_exc_vat,
            coalesce(p.carried, false) AS carried, p.carried_from
     FROM (SELECT DISTINCT slot_start FROM spans) AS h
@@ -160,7 +161,7 @@ slot_prices AS (
 ),
 actual AS (
     -- 'actual': the agreement in force at each half-hour (none: NULL tariff, never priced)
-    SELECT t.meter_point, t.local_date, t.slot_start, t.slot_end, t.settlement_period, t.kwh, a.tariff_code
+    SELECT t.meter_point, t.meter_no, t.local_date, t.slot_start, t.slot_end, t.settlement_period, t.kwh, a.tariff_code
     FROM slots AS t
     LEFT JOIN agreements AS a
       ON a.meter_point = t.meter_point
@@ -189,14 +190,14 @@ free AS (
             AND meter_point IN (SELECT mp FROM meter_ref))
 ),
 priced AS (
-    SELECT a.meter_point, 'actual' AS scenario, a.tariff_code, a.local_date, a.slot_start, a.slot_end, a.settlement_period, a.kwh,
+    SELECT a.meter_point, a.meter_no, 'actual' AS scenario, list_position(CAST(scenarios AS VARCHAR[]), 'actual') AS scenario_no, a.tariff_code, a.local_date, a.slot_start, a.slot_end, a.settlement_period, a.kwh,
            p.value_inc_vat, p.value_exc_vat,
            coalesce(p.carried, false) AS carried, p.carried_from
     FROM actual AS a
     LEFT JOIN prices AS p ON p.tariff_code = a.tariff_code AND p.slot_start = a.slot_start
     UNION ALL
     -- a tariff code: that tariff at every half-hour, its price looked up once (slot_prices)
-    SELECT t.meter_point, sp.tariff_code AS scenario, sp.tariff_code, t.local_date, t.slot_start, t.slot_end, t.settlement_period, t.kwh,
+    SELECT t.meter_point, t.meter_no, sp.tariff_code AS scenario, sp.scenario_no, sp.tariff_code, t.local_date, t.slot_start, t.slot_end, t.settlement_period, t.kwh,
            sp.value_inc_vat, sp.value_exc_vat, sp.carried, sp.carried_from
     FROM slots AS t
     JOIN slot_prices AS sp ON sp.slot_start = t.slot_start
@@ -204,7 +205,7 @@ priced AS (
     WHERE x.meter_point IS NULL
 ),
 charged AS (
-    SELECT p.meter_point, p.scenario, p.tariff_code, p.local_date, p.slot_start, p.slot_end, p.settlement_period, p.kwh,
+    SELECT p.meter_point, p.meter_no, p.scenario, p.scenario_no, p.tariff_code, p.local_date, p.slot_start, p.slot_end, p.settlement_period, p.kwh,
            coalesce(e.value_inc_vat, p.value_inc_vat) AS price_inc,
            coalesce(e.value_exc_vat, p.value_exc_vat) AS price_exc,
            p.value_inc_vat IS NOT NULL AS has_price,
@@ -238,5 +239,9 @@ SELECT
     carried,
     CASE WHEN carried THEN carried_from END AS carried_from,
     -- inside a Power Up of the meter point (actual only): free
-    free_half_hour
+    free_half_hour,
+    -- the meter point's rank among those priced and the scenario's position in scenarios: numbers
+    -- to group by (cheaper than the names)
+    meter_no,
+    scenario_no
 FROM charged;
