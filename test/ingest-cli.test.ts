@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { CLI, runCli } from './helpers/runCli.js';
-import { PROFILE } from './helpers/testProfile.js';
+import { PROFILE, PROFILE_OPTIONS } from './helpers/testProfile.js';
 import { ingest, query, ratesFingerprint, tempDir } from './helpers/warehouseTools.js';
 
 const A = 'E-1R-AGILE-18-02-21-A';
@@ -35,7 +35,7 @@ function ingestArgs(db: string, server: Sandbox = sandbox): string[] {
 /** A sandbox of the case's own: the cases that set latency or faults run side by side (each
  *  spends its time waiting on the API, not computing), so none may change another's server. */
 async function withOwnSandbox<T>(options: { latencyMs?: number }, body: (server: Sandbox) => Promise<T>): Promise<T> {
-  const server = await startSandbox({ profile: PROFILE, ...options });
+  const server = await startSandbox({ ...PROFILE_OPTIONS, ...options });
   try {
     return await body(server);
   } finally {
@@ -64,7 +64,7 @@ function ingestAndSignal(server: Sandbox, db: string, afterCommits: number, sign
 }
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ profile: PROFILE });
+  sandbox = await startSandbox(PROFILE_OPTIONS);
   cleanIngested = ingest(clean, sandbox.baseUrl, { tariffs: [A, J, VAR], from: new Date('2017-01-01T00:00:00Z') });
   cleanIngested.catch(() => {}); // awaited (and so reported) by the cases that compare with it
 });

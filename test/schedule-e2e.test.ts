@@ -10,7 +10,7 @@ import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { runCli } from './helpers/runCli.js';
 import { peek, startScheduler, writeConfig, type SchedulerProcess } from './helpers/schedulerProcess.js';
 import { tempDir } from './helpers/warehouseTools.js';
-import { PROFILE } from './helpers/testProfile.js';
+import { PROFILE, PROFILE_OPTIONS } from './helpers/testProfile.js';
 
 const TODAY_TARIFF = 'E-1R-AGILE-24-10-01-H'; // 2026-03-28 20:00Z … 2026-03-29 23:30Z
 const LONG_TARIFF = 'E-1R-AGILE-18-02-21-A'; // 81,403 half-hours from 2017
@@ -54,7 +54,7 @@ describe('tariffs schedule: compressed cycles against the sandbox', () => {
   const latest = async () => (await peek(db, `SELECT count(*) AS n, max(valid_from) AS latest FROM unit_rates WHERE tariff_code = '${TODAY_TARIFF}'`))[0]!;
 
   beforeAll(async () => {
-    sandbox = await startSandbox({ profile: PROFILE, visibleUntil: new Date('2026-03-28T22:00:00Z') });
+    sandbox = await startSandbox({ ...PROFILE_OPTIONS, visibleUntil: new Date('2026-03-28T22:00:00Z') });
     const config = writeConfig(tmp.file('tariffs.json'), {
       db, base_url: sandbox.baseUrl, tariffs: [TODAY_TARIFF], default_from: '2026-03-28T00:00:00Z',
       // reports keeps its daily schedule: here it runs as the follow-up of runs that stored rates.
@@ -116,7 +116,7 @@ describe('tariffs schedule: SIGTERM in the middle of a job, and a second writer'
   beforeAll(async () => {
     // Slow responses make the first run (the whole 2017-2021 series) last several seconds (the spec
     // profile's 100-record pages, ten times as many, need less delay each for the same).
-    sandbox = await startSandbox({ profile: PROFILE, latencyMs: PROFILE === 'spec' ? 25 : 300 });
+    sandbox = await startSandbox({ ...PROFILE_OPTIONS, latencyMs: PROFILE === 'spec' ? 25 : 300 });
   });
   afterAll(async () => {
     await sandbox.close();

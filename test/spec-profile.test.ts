@@ -9,6 +9,7 @@ import { hintFor } from '../src/ingest/emptyRates.js';
 import { targetFromCode } from '../src/ingest/resolveTargets.js';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { runCli, type CliResult } from './helpers/runCli.js';
+import { UNHURRIED_SPEC_FAULTS } from './helpers/testProfile.js';
 import { ingest, query, ratesFingerprint, tempDir } from './helpers/warehouseTools.js';
 
 const A = 'E-1R-AGILE-18-02-21-A';
@@ -18,7 +19,7 @@ const FROM = '2017-01-01';
 let spec: Sandbox;
 let full: Sandbox;
 /** The backfill's own spec server, so that it runs while the profile's cases below count their
- *  own requests on `spec` (its time is spent waiting out throttling, not computing). */
+ *  own requests on `spec`; throttled as the profile is, told to retry at once (testProfile.ts). */
 let backfillSpec: Sandbox;
 let backfillRun: Promise<CliResult>;
 const tmp = tempDir('tariffs-spec-');
@@ -49,7 +50,7 @@ async function getUnthrottled(sandbox: Sandbox, path: string): Promise<{ status:
 }
 
 beforeAll(async () => {
-  [spec, full, backfillSpec] = await Promise.all([startSandbox({ profile: 'spec' }), startSandbox(), startSandbox({ profile: 'spec' })]);
+  [spec, full, backfillSpec] = await Promise.all([startSandbox({ profile: 'spec' }), startSandbox(), startSandbox({ profile: 'spec', profileFaults: UNHURRIED_SPEC_FAULTS })]);
   backfillRun = runCli(ingestArgs(db, backfillSpec.baseUrl, '--from', FROM));
   backfillRun.catch(() => {}); // awaited by the ingest cases' beforeAll
   await ingest(reference, full.baseUrl, { tariffs: [A, J], from: new Date(`${FROM}T00:00:00Z`), noProducts: true });

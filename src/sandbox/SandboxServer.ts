@@ -36,6 +36,8 @@ export interface SandboxServerOptions {
   tokenTtlSeconds: number;
   now: () => Date;
   profile?: SandboxProfile;
+  /** In place of the faults the profile comes with. */
+  profileFaults?: FaultSpec[];
 }
 
 
@@ -78,7 +80,7 @@ export class SandboxServer implements Sandbox {
     this.tokens = new TokenStore(options.tokenTtlSeconds, options.now);
     this.faults = new FaultSchedule(options.faults);
     this.rules = profileRules(options.profile ?? 'default');
-    this.profileFaults = new FaultSchedule(this.rules.faults);
+    this.profileFaults = new FaultSchedule(options.profileFaults ?? this.rules.faults);
     this.latencyMs = options.latencyMs;
     this.visibleUntil = options.visibleUntil;
     this.server = createServer({ keepAlive: true }, (req, res) => {

@@ -39,6 +39,9 @@ export interface SandboxOptions {
   /** `default` serves everything recorded; `spec` only what the documented interface has
    *  (src/sandbox/profiles.ts). */
   profile?: SandboxProfile;
+  /** Fault specs in place of those the profile comes with (spec: SPEC_PROFILE_FAULTS); a
+   *  malformed one makes startSandbox throw. */
+  profileFaults?: string[];
 }
 
 export interface RecordedRequest {
@@ -89,6 +92,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     throw new TariffsError('SANDBOX_OPTIONS', `tokenTtlSeconds must be > 0, got ${tokenTtlSeconds}`);
   }
   const faults = parseFaultSpecs(options.faults ?? []);
+  const profileFaults = options.profileFaults && parseFaultSpecs(options.profileFaults);
   const profile = options.profile ?? 'default';
   if (!SANDBOX_PROFILES.includes(profile)) {
     throw new TariffsError('SANDBOX_OPTIONS', `profile must be one of ${SANDBOX_PROFILES.join(', ')}, got ${String(profile)}`);
@@ -102,6 +106,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     tokenTtlSeconds,
     now: options.now ?? (() => new Date()),
     profile,
+    ...(profileFaults ? { profileFaults } : {}),
   });
   await server.listen(port, options.host ?? '127.0.0.1');
   return server;
