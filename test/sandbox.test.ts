@@ -475,6 +475,25 @@ describe('sandbox faults', () => {
     expect((await getJson(rates())).status).toBe(200);
   });
 
+  it("profileFaults take the place of the spec profile's own throttling", async () => {
+    const spec = await startSandbox({ profile: 'spec', profileFaults: ['429:retry_after=0,every=3'] });
+    try {
+      const statuses: number[] = [];
+      let retryAfter: string | null = null;
+      for (let i = 0; i < 6; i++) {
+        const res = await getJson(`${spec.baseUrl}products/`);
+        statuses.push(res.status);
+        if (res.status === 429) retryAfter = res.headers.get('retry-after');
+      }
+      // every third request throttled, told to retry at once; none of the profile's own faults
+      expect(statuses).toEqual([200, 200, 429, 200, 200, 429]);
+      expect(retryAfter).toBe('0');
+    } finally {
+      await spec.close();
+    }
+    await expect(startSandbox({ profile: 'spec', profileFaults: ['429:retry_after=soon'] })).rejects.toThrow(/retry_after/);
+  });
+
   it('429 with Retry-After as an HTTP date', async () => {
     const now = new Date('2026-03-29T00:59:30Z');
     const timed = await startSandbox({ now: () => now, faults: ['429:retry_after_date=45'] });

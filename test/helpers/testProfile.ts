@@ -13,7 +13,6 @@ function profileFromEnv(): SandboxProfile {
 
 export const PROFILE: SandboxProfile = profileFromEnv();
 
-
 /** The spec profile's faults with every Retry-After 0: throttled as often, each retry after the
  *  client's own backoff (a quarter to half a second) rather than the profile's second. The
  *  end-to-end files run a long ingest or several, and the waits were most of the spec project's
