@@ -2,7 +2,7 @@
 // hand-written DuckDB SQL for the same answer (checked equal) and a plain TypeScript sliding
 // window; daily statistics and negative slots likewise; and the macro's time at three sizes for
 // its growth exponent.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { sandboxDataDir } from '../src/paths.js';
@@ -19,6 +19,8 @@ const COPIES_PER_INSERT = 100;
 
 /** unit_rates with `copies` tariffs, each the real J series, clustered by tariff as ingest writes them. */
 export async function buildWarehouse(file: string, copies: number, options: OpenOptions = {}): Promise<Warehouse> {
+  // the rates are inserted, not merged: built over an earlier file, every price would be there twice
+  if (existsSync(file)) throw new Error(`${file}: exists; the bench builds its warehouse in a new file`);
   const w = await Warehouse.open(file, options);
   const csv = join(sandboxDataDir(), 'wyvernp-agile_predictor', 'csv_agile_J_South_Eastern_England.csv');
   await w.run(`CREATE TEMP TABLE series AS
