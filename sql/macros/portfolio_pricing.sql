@@ -9,12 +9,13 @@
 -- Octopus Go: prices of effective_rates_with(dispatches). A tariff of another fuel or direction
 -- than a meter's: an error (mismatches 'refuse'), or that pair left out ('skip'). Power Up: an
 -- 'actual' half-hour inside one of its meter point's is free: least(price, 0) (free_half_hour).
--- Each meter's half-hours (slots) are built once: its readings on the grid of its span, then, for
--- a meter with fewer readings than half-hours, the others. A tariff's prices are looked up once per
--- half-hour of the spans (slot_prices), shared by every meter; 'actual' joins each meter's agreements.
--- (DuckDB 1.1 to 1.3 reading the file copy a CTE into each place that names it: each is named as few
--- times as it can be.)
--- meter_ref → read_rows → readings → bounds → spans → slots → actual, slot_prices → priced → charged.
+-- Each meter's half-hours (slots) are built once: a meter read once at every half-hour of its
+-- span has its readings as stored (their local day and settlement period london_local's, written
+-- with them); any other (gridded) has its span's half-hours, each with its readings summed or none.
+-- A tariff's prices are looked up once per half-hour of the spans (slot_prices), shared by every
+-- meter; 'actual' joins each meter's agreements. (DuckDB 1.1 to 1.3 reading the file copy a CTE
+-- into each place that names it: each is named as few times as it can be.)
+-- meter_ref → read_rows → bounds → spans → slots → actual (free), slot_prices → priced → charged.
 CREATE OR REPLACE MACRO portfolio_pricing(scenarios, range_from, range_to, meters := NULL,
                                           payment := 'DIRECT_DEBIT', whole_days := false,
                                           dispatches := 'default', mismatches := 'refuse') AS TABLE
@@ -30,7 +31,7 @@ WITH meter_ref AS (
 read_rows AS (
     -- the readings of the half-hours priced (whole_days: those of the local days whose midnight
     -- lies in the range), so that every reading lies within its meter's bounds
-    SELECT c.meter_point, c.serial, c.interval_start, c.kwh
+    SELECT c.meter_point, c.serial, c.interval_start, c.local_date, c.settlement_period, c.kwh
     FROM consumption AS c
     JOIN meter_ref AS m ON c.meter_point = m.mp
     WHERE (m.serial_no IS NULL OR c.serial = m.serial_no)
@@ -43,27 +44,14 @@ read_rows AS (
                                            ELSE CAST(range_to AS TIMESTAMPTZ) END,
                                       TIMESTAMPTZ 'infinity')
 ),
-several_serials AS (
-    SELECT meter_point FROM read_rows GROUP BY meter_point HAVING min(serial) <> max(serial)
-),
-readings AS (
-    -- one row per meter point and half-hour: a meter point read by one serial has one already
-    -- (consumption's key), the readings of several serials are summed
-    SELECT meter_point, interval_start AS slot_start, kwh
-    FROM read_rows
-    WHERE meter_point NOT IN (SELECT meter_point FROM several_serials)
-    UNION ALL
-    SELECT meter_point, interval_start AS slot_start, sum(kwh) AS kwh
-    FROM read_rows
-    WHERE meter_point IN (SELECT meter_point FROM several_serials)
-    GROUP BY meter_point, interval_start
-),
 bounds AS (
-    -- each meter's half-hours: [b_from, b_to); unread: fewer of its readings lie on that grid (the
-    -- half-hours starting at a multiple of 30 minutes) than it has half-hours
+    -- each meter's half-hours: [b_from, b_to); gridded: its half-hours are taken from its span's
+    -- grid (spans), because fewer of its readings lie on that grid (the half-hours starting at a
+    -- multiple of 30 minutes) than it has half-hours, or because several serials read it
     SELECT meter_point, meter_no, b_from, b_to,
-           read_half_hours < ((epoch_us(b_to) + 1799999999) // 1800000000 - (epoch_us(b_from) + 1799999999) // 1800000000) AS unread
-    FROM (SELECT meter_point, meter_no, read_half_hours,
+           several_serials
+           OR read_half_hours < ((epoch_us(b_to) + 1799999999) // 1800000000 - (epoch_us(b_from) + 1799999999) // 1800000000) AS gridded
+    FROM (SELECT meter_point, meter_no, read_half_hours, several_serials,
                  CASE WHEN NOT whole_days THEN f
                       WHEN range_from IS NOT NULL THEN (SELECT min(day_start) FROM london_days WHERE day_start >= f)
                       ELSE (SELECT max(day_start) FROM london_days WHERE day_start <= f) END AS b_from,
@@ -72,12 +60,14 @@ bounds AS (
           FROM (SELECT m.mp AS meter_point, m.meter_no,
                        coalesce(CAST(range_from AS TIMESTAMPTZ), r.first_start) AS f,
                        coalesce(CAST(range_to AS TIMESTAMPTZ), r.last_start + INTERVAL 30 MINUTE) AS t,
-                       coalesce(r.on_grid, 0) AS read_half_hours
+                       coalesce(r.on_grid, 0) AS read_half_hours,
+                       coalesce(r.several_serials, false) AS several_serials
                 FROM (SELECT mp, CAST(row_number() OVER (ORDER BY mp) AS INTEGER) AS meter_no
                       FROM (SELECT DISTINCT mp FROM meter_ref)) AS m
-                LEFT JOIN (SELECT meter_point, min(slot_start) AS first_start, max(slot_start) AS last_start,
-                                  count(*) FILTER (WHERE epoch_us(slot_start) % 1800000000 = 0) AS on_grid
-                           FROM readings
+                LEFT JOIN (SELECT meter_point, min(interval_start) AS first_start, max(interval_start) AS last_start,
+                                  count(*) FILTER (WHERE epoch_us(interval_start) % 1800000000 = 0) AS on_grid,
+                                  min(serial) <> max(serial) AS several_serials
+                           FROM read_rows
                            GROUP BY meter_point) AS r ON r.meter_point = m.mp))
 ),
 spans AS (
@@ -94,23 +84,27 @@ spans AS (
 ),
 slots AS (
     -- each meter's half-hours with its reading, joined once per meter rather than per scenario:
-    -- its readings placed on its span's grid (one off the grid is not one of its half-hours) ...
-    SELECT r.meter_point, b.meter_no, s.local_date, s.slot_start, s.slot_end, s.settlement_period, r.kwh
-    FROM readings AS r
+    -- a meter read once at every half-hour of its span has its readings on the grid, with the
+    -- local day and settlement period london_local gave them when stored ...
+    SELECT r.meter_point, b.meter_no, r.local_date, r.interval_start AS slot_start,
+           make_timestamptz(epoch_us(r.interval_start) + 1800000000) AS slot_end, r.settlement_period, r.kwh
+    FROM read_rows AS r
     JOIN bounds AS b ON b.meter_point = r.meter_point
-    JOIN spans AS s ON s.b_from = b.b_from AND s.b_to = b.b_to AND s.slot_start = r.slot_start
+    WHERE NOT b.gridded
+      AND epoch_us(r.interval_start) % 1800000000 = 0
     UNION ALL
-    -- ... and the grid's other half-hours, of the meters that have any (no reading)
-    SELECT b.meter_point, b.meter_no, s.local_date, s.slot_start, s.slot_end, s.settlement_period, CAST(NULL AS DOUBLE) AS kwh
+    -- ... a gridded one has its span's half-hours, each with the sum of its readings there (one a
+    -- serial), or none (NULL)
+    SELECT b.meter_point, b.meter_no, s.local_date, s.slot_start, s.slot_end, s.settlement_period, r.kwh
     FROM bounds AS b
     JOIN spans AS s ON s.b_from = b.b_from AND s.b_to = b.b_to
-    LEFT JOIN (SELECT r.meter_point, r.slot_start
-               FROM readings AS r
-               JOIN bounds AS u ON u.meter_point = r.meter_point
-               WHERE u.unread) AS r
-      ON r.meter_point = b.meter_point AND r.slot_start = s.slot_start
-    WHERE b.unread
-      AND r.meter_point IS NULL
+    LEFT JOIN (SELECT r.meter_point, r.interval_start, sum(r.kwh) AS kwh
+               FROM read_rows AS r
+               JOIN bounds AS g ON g.meter_point = r.meter_point
+               WHERE g.gridded
+               GROUP BY r.meter_point, r.interval_start) AS r
+      ON r.meter_point = b.meter_point AND r.interval_start = s.slot_start
+    WHERE b.gridded
 ),
 pairs AS (
     -- a tariff of another fuel or direction than the meter's is refused (or skipped), never priced
@@ -134,9 +128,11 @@ prices AS (
     -- The rates of the scenarios' and the meters' agreements' tariffs, narrowed to the range (48
     -- hours either side: whole_days moves a bound at most to a neighbouring local midnight) before
     -- long rates are expanded to half-hours (rate_slots_for); a NULL bound does not narrow.
-    -- carried: a half-hour at or after its tariff's open-ended rate (carried forward)
+    -- carried: a half-hour at or after its tariff's open-ended rate (carried forward), and that
+    -- rate's first local day
     SELECT r.tariff_code, r.slot_start, r.value_inc_vat, r.value_exc_vat,
-           coalesce(r.slot_start >= o.carried_start, false) AS carried, o.carried_from
+           coalesce(r.slot_start >= o.carried_start, false) AS carried,
+           CASE WHEN r.slot_start >= o.carried_start THEN o.carried_from END AS carried_from
     FROM rate_slots_for(
         (SELECT list_concat(CAST(scenarios AS VARCHAR[]), list(DISTINCT tariff_code))
          FROM agreements
@@ -159,23 +155,6 @@ slot_prices AS (
     LEFT JOIN prices AS p ON p.tariff_code = t.scenario AND p.slot_start = h.slot_start
     WHERE t.scenario <> 'actual'
 ),
-actual AS (
-    -- 'actual': the agreement in force at each half-hour (none: NULL tariff, never priced)
-    SELECT t.meter_point, t.meter_no, t.local_date, t.slot_start, t.slot_end, t.settlement_period, t.kwh, a.tariff_code
-    FROM slots AS t
-    LEFT JOIN agreements AS a
-      ON a.meter_point = t.meter_point
-     AND t.slot_start >= a.valid_from
-     AND t.slot_start < coalesce(a.valid_to, TIMESTAMPTZ 'infinity')
-    WHERE list_contains(CAST(scenarios AS VARCHAR[]), 'actual')
-),
-effective AS (
-    SELECT meter_point, tariff_code, slot_start, value_inc_vat, value_exc_vat
-    FROM effective_rates_with(dispatches, meter := CASE WHEN len(CAST(meters AS VARCHAR[])) = 1
-                                                        THEN CAST(meters AS VARCHAR[])[1] END)
-    WHERE dispatches <> 'none'
-      AND coalesce(payment_method, payment) = payment
-),
 free AS (
     -- the half-hours (on the grid) inside the meters' Power Ups: only 'actual' is billed with them
     SELECT DISTINCT meter_point, slot_start
@@ -189,16 +168,36 @@ free AS (
             AND joined IS DISTINCT FROM false
             AND meter_point IN (SELECT mp FROM meter_ref))
 ),
+actual AS (
+    -- 'actual': the agreement in force at each half-hour (none: NULL tariff, never priced), and
+    -- whether the half-hour is inside a Power Up of the meter point
+    SELECT t.meter_point, t.meter_no, t.local_date, t.slot_start, t.slot_end, t.settlement_period, t.kwh, a.tariff_code,
+           fr.meter_point IS NOT NULL AS free_half_hour
+    FROM slots AS t
+    LEFT JOIN agreements AS a
+      ON a.meter_point = t.meter_point
+     AND t.slot_start >= a.valid_from
+     AND t.slot_start < coalesce(a.valid_to, TIMESTAMPTZ 'infinity')
+    LEFT JOIN free AS fr ON fr.meter_point = t.meter_point AND fr.slot_start = t.slot_start
+    WHERE list_contains(CAST(scenarios AS VARCHAR[]), 'actual')
+),
+effective AS (
+    SELECT meter_point, tariff_code, slot_start, value_inc_vat, value_exc_vat
+    FROM effective_rates_with(dispatches, meter := CASE WHEN len(CAST(meters AS VARCHAR[])) = 1
+                                                        THEN CAST(meters AS VARCHAR[])[1] END)
+    WHERE dispatches <> 'none'
+      AND coalesce(payment_method, payment) = payment
+),
 priced AS (
     SELECT a.meter_point, a.meter_no, 'actual' AS scenario, list_position(CAST(scenarios AS VARCHAR[]), 'actual') AS scenario_no, a.tariff_code, a.local_date, a.slot_start, a.slot_end, a.settlement_period, a.kwh,
            p.value_inc_vat, p.value_exc_vat,
-           coalesce(p.carried, false) AS carried, p.carried_from
+           coalesce(p.carried, false) AS carried, p.carried_from, a.free_half_hour
     FROM actual AS a
     LEFT JOIN prices AS p ON p.tariff_code = a.tariff_code AND p.slot_start = a.slot_start
     UNION ALL
     -- a tariff code: that tariff at every half-hour, its price looked up once (slot_prices)
     SELECT t.meter_point, t.meter_no, sp.tariff_code AS scenario, sp.scenario_no, sp.tariff_code, t.local_date, t.slot_start, t.slot_end, t.settlement_period, t.kwh,
-           sp.value_inc_vat, sp.value_exc_vat, sp.carried, sp.carried_from
+           sp.value_inc_vat, sp.value_exc_vat, sp.carried, sp.carried_from, false AS free_half_hour
     FROM slots AS t
     JOIN slot_prices AS sp ON sp.slot_start = t.slot_start
     LEFT JOIN pairs AS x ON x.meter_point = t.meter_point AND x.scenario = sp.tariff_code
@@ -211,10 +210,9 @@ charged AS (
            p.value_inc_vat IS NOT NULL AS has_price,
            p.carried,
            p.carried_from,
-           fr.meter_point IS NOT NULL AS free_half_hour
+           p.free_half_hour
     FROM priced AS p
     LEFT JOIN effective AS e ON e.meter_point = p.meter_point AND e.tariff_code = p.tariff_code AND e.slot_start = p.slot_start
-    LEFT JOIN free AS fr ON fr.meter_point = p.meter_point AND fr.slot_start = p.slot_start AND p.scenario = 'actual'
 )
 SELECT
     -- the meter point, the scenario and the tariff pricing this half-hour
@@ -237,7 +235,7 @@ SELECT
     has_price,
     -- priced at a last published rate without an end (carried forward), and that rate's first local day
     carried,
-    CASE WHEN carried THEN carried_from END AS carried_from,
+    carried_from,
     -- inside a Power Up of the meter point (actual only): free
     free_half_hour,
     -- the meter point's rank among those priced and the scenario's position in scenarios: numbers
