@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UnitRate } from '../src/api/schemas.js';
+import { portfolioCosts } from '../src/analytics/portfolioCosts.js';
 import { importConsumptionFile } from '../src/ingest/importConsumptionFile.js';
 import { householdReading } from '../src/sandbox/householdProfile.js';
 import { startRun } from '../src/store/ingestRuns.js';
@@ -249,6 +250,20 @@ describe('compare and cost --all-meters', () => {
     for (const mp of [A, B, X, G]) {
       const one = await cli(['cost', '--meter', mp, '--per', 'month']);
       expect(all.rows.filter((r) => r.meter_point === mp).map(({ meter_point: _, scenario: __, ...rest }) => rest)).toEqual(one.rows);
+    }
+  });
+
+  it('one statement run batch after batch gives the rows of one batch of every meter', async () => {
+    const request = { tariffs: [AGILE], payment: 'DIRECT_DEBIT' as const, from: new Date(FROM_MS), to: new Date(TO_MS), rounded: true };
+    for (const question of ['compare', 'day'] as const) {
+      const whole = await portfolioCosts(warehouse, question, request);
+      // compare: every meter at its agreements, Agile for A and B only; day: Agile, for A and B
+      expect(new Set(whole.rows.map((r) => r.meter_point))).toEqual(new Set(question === 'compare' ? [A, B, X, G] : [A, B]));
+      const done: number[] = [];
+      // 3 + 1 meters: the last batch shorter, each run of the statement with other meters
+      const batched = await portfolioCosts(warehouse, question, { ...request, batch: 3, progress: { expect: () => undefined, done: (n) => done.push(n) } });
+      expect(done).toEqual([3, 1]);
+      expect(batched).toEqual(whole);
     }
   });
 

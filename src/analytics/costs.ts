@@ -97,8 +97,12 @@ const ROUNDED_COLUMN = /(^|_)kwh$|_(inc|exc)_vat$/;
 export async function select(warehouse: Warehouse, call: string, params: Params, rounded: boolean | undefined): Promise<JsRow[]> {
   if (!rounded) return warehouse.all(`SELECT * FROM ${call}`, params);
   const reader = await warehouse.reader(`SELECT * FROM ${call} LIMIT 0`, params);
-  const columns = reader.columnNames().filter((c) => ROUNDED_COLUMN.test(c));
-  return warehouse.all(`SELECT ${selectPrices(columns, true, SUM_DIGITS)} FROM ${call}`, params);
+  return warehouse.all(roundedSelect(call, reader.columnNames()), params);
+}
+
+/** `call`'s rows with these columns, kWh and pence rounded to 4 decimals in SQL. */
+export function roundedSelect(call: string, columns: readonly string[]): string {
+  return `SELECT ${selectPrices(columns.filter((c) => ROUNDED_COLUMN.test(c)), true, SUM_DIGITS)} FROM ${call}`;
 }
 
 /** The last `months` complete Europe/London calendar months before `now`. */

@@ -4,8 +4,8 @@
 import { listValue } from '@duckdb/node-api';
 import { NoDataError, UsageError } from '../errors.js';
 import type { JsRow } from '../store/rowsToJs.js';
-import type { Warehouse } from '../store/Warehouse.js';
-import { select, type PaymentMethod } from './costs.js';
+import type { Params, PreparedQuery, Warehouse } from '../store/Warehouse.js';
+import { roundedSelect, type PaymentMethod } from './costs.js';
 import type { DispatchMode } from './dispatchMode.js';
 import { describeRange, rangeParams, type Range } from './range.js';
 
@@ -58,18 +58,33 @@ export async function portfolioCosts(warehouse: Warehouse, question: PortfolioQu
   // prices: here each join builds on the side the macros write second (the smaller).
   await warehouse.run(`SET disabled_optimizers = 'build_side_probe_side'`);
   try {
-    for (let i = 0; i < meters.length; i += size) {
-      const batch = meters.slice(i, i + size);
-      rows.push(...await select(warehouse, `(SELECT * FROM ${call} ${order})`, {
-        scenarios: listValue(scenarios), meters: listValue(batch), payment: request.payment,
-        dispatches: request.dispatches ?? 'default', ...range,
-      }, request.rounded));
-      request.progress?.done(batch.length);
+    const params = (batch: string[]): Params => ({
+      scenarios: listValue(scenarios), meters: listValue(batch), payment: request.payment,
+      dispatches: request.dispatches ?? 'default', ...range,
+    });
+    // one statement, prepared once and run for each batch of meter points
+    const statement = await prepareRows(warehouse, `(SELECT * FROM ${call} ${order})`, request.rounded, params(meters.slice(0, size)));
+    try {
+      for (let i = 0; i < meters.length; i += size) {
+        const batch = meters.slice(i, i + size);
+        rows.push(...await statement.all(params(batch)));
+        request.progress?.done(batch.length);
+      }
+    } finally {
+      statement.close();
     }
   } finally {
     await warehouse.run('RESET disabled_optimizers');
   }
   return { rows, skipped };
+}
+
+/** `SELECT * FROM relation` prepared, kWh and pence rounded when asked: the columns are read off a
+ *  run without rows (with `meters`, DuckDB types the macros' columns only once given values). */
+async function prepareRows(warehouse: Warehouse, relation: string, rounded: boolean | undefined, params: Params): Promise<PreparedQuery> {
+  if (!rounded) return warehouse.prepare(`SELECT * FROM ${relation}`);
+  const columns = (await warehouse.reader(`SELECT * FROM ${relation} LIMIT 0`, params)).columnNames();
+  return warehouse.prepare(roundedSelect(relation, columns));
 }
 
 /** A tariff without a single stored price is unknown (exit 1); one that fits none of the meters

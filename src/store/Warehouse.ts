@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, linkSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { DuckDBConnection, DuckDBInstance, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
+import { DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
 import type { Logger } from 'pino';
 import { DatabaseBusyError, TariffsError } from '../errors.js';
 import { silentLogger } from '../log/createLogger.js';
@@ -151,6 +151,12 @@ export class Warehouse {
     return (await this.all(sql, params))[0];
   }
 
+  /** `sql` planned once, to be run with one set of parameters after another (a loop over batches
+   *  binds and plans its macros once rather than every run); close it when done. */
+  async prepare(sql: string): Promise<PreparedQuery> {
+    return new PreparedQuery(sql, await this.guard(this.connection.prepare(sql)), (work) => this.guard(work));
+  }
+
   /** Runs `fn` inside BEGIN … COMMIT; any error rolls everything back. */
   async transaction<T>(fn: () => Promise<T>): Promise<T> {
     await this.run('BEGIN TRANSACTION');
@@ -260,6 +266,25 @@ function removeStaleSpill(path: string, shown: string, logger: Logger): void {
 }
 
 /** Named parameters the statement uses: one parameter object can serve several statements. */
+/** A statement of Warehouse.prepare: its result columns, and its rows for each set of parameters. */
+export class PreparedQuery {
+  constructor(private readonly sql: string, private readonly statement: DuckDBPreparedStatement,
+    private readonly guard: <T>(work: Promise<T>) => Promise<T>) {}
+
+  columnNames(): string[] {
+    return Array.from({ length: this.statement.columnCount }, (_, i) => this.statement.columnName(i));
+  }
+
+  async all<T extends object = JsRow>(params: Params): Promise<T[]> {
+    this.statement.bind(referenced(this.sql, params) ?? []);
+    return rowsToJs(await this.guard(this.statement.runAndReadAll())) as T[];
+  }
+
+  close(): void {
+    this.statement.destroySync();
+  }
+}
+
 function referenced(sql: string, params: Params | undefined): Params | undefined {
   if (params === undefined || Array.isArray(params)) return params;
   const names = new Set(Array.from(sql.matchAll(/\$([A-Za-z_]\w*)/g), (m) => m[1]!));
