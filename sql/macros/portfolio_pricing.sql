@@ -93,8 +93,8 @@ slots AS (
     WHERE NOT b.gridded
       AND epoch_us(r.interval_start) % 1800000000 = 0
     UNION ALL
-    -- ... a gridded one has its span's half-hours, each with the sum of its readings there (one a
-    -- serial), or none (NULL)
+    -- ... a gridded one has its span's half-hours, each with its readings there summed (one a
+    -- serial reads), or none (NULL)
     SELECT b.meter_point, b.meter_no, s.local_date, s.slot_start, s.slot_end, s.settlement_period, r.kwh
     FROM bounds AS b
     JOIN spans AS s ON s.b_from = b.b_from AND s.b_to = b.b_to

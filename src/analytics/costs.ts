@@ -95,14 +95,16 @@ const ROUNDED_COLUMN = /(^|_)kwh$|_(inc|exc)_vat$/;
 
 /** Every column of a table macro's rows; with `rounded`, kWh and pence to 4 decimals in SQL. */
 export async function select(warehouse: Warehouse, call: string, params: Params, rounded: boolean | undefined): Promise<JsRow[]> {
-  if (!rounded) return warehouse.all(`SELECT * FROM ${call}`, params);
-  const reader = await warehouse.reader(`SELECT * FROM ${call} LIMIT 0`, params);
-  return warehouse.all(roundedSelect(call, reader.columnNames()), params);
+  return warehouse.all(await selectSql(warehouse, call, params, rounded), params);
 }
 
-/** `call`'s rows with these columns, kWh and pence rounded to 4 decimals in SQL. */
-export function roundedSelect(call: string, columns: readonly string[]): string {
-  return `SELECT ${selectPrices(columns.filter((c) => ROUNDED_COLUMN.test(c)), true, SUM_DIGITS)} FROM ${call}`;
+/** select's statement: with `rounded`, the columns to round read off a run without rows (a macro's
+ *  columns are typed only once it is given its arguments' values). */
+export async function selectSql(warehouse: Warehouse, call: string, params: Params, rounded: boolean | undefined): Promise<string> {
+  if (!rounded) return `SELECT * FROM ${call}`;
+  const reader = await warehouse.reader(`SELECT * FROM ${call} LIMIT 0`, params);
+  const columns = reader.columnNames().filter((c) => ROUNDED_COLUMN.test(c));
+  return `SELECT ${selectPrices(columns, true, SUM_DIGITS)} FROM ${call}`;
 }
 
 /** The last `months` complete Europe/London calendar months before `now`. */

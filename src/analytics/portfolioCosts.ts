@@ -4,8 +4,8 @@
 import { listValue } from '@duckdb/node-api';
 import { NoDataError, UsageError } from '../errors.js';
 import type { JsRow } from '../store/rowsToJs.js';
-import type { Params, PreparedQuery, Warehouse } from '../store/Warehouse.js';
-import { roundedSelect, type PaymentMethod } from './costs.js';
+import type { Params, Warehouse } from '../store/Warehouse.js';
+import { selectSql, type PaymentMethod } from './costs.js';
 import type { DispatchMode } from './dispatchMode.js';
 import { describeRange, rangeParams, type Range } from './range.js';
 
@@ -63,7 +63,8 @@ export async function portfolioCosts(warehouse: Warehouse, question: PortfolioQu
       dispatches: request.dispatches ?? 'default', ...range,
     });
     // one statement, prepared once and run for each batch of meter points
-    const statement = await prepareRows(warehouse, `(SELECT * FROM ${call} ${order})`, request.rounded, params(meters.slice(0, size)));
+    const relation = `(SELECT * FROM ${call} ${order})`;
+    const statement = await warehouse.prepare(await selectSql(warehouse, relation, params(meters.slice(0, size)), request.rounded));
     try {
       for (let i = 0; i < meters.length; i += size) {
         const batch = meters.slice(i, i + size);
@@ -77,14 +78,6 @@ export async function portfolioCosts(warehouse: Warehouse, question: PortfolioQu
     await warehouse.run('RESET disabled_optimizers');
   }
   return { rows, skipped };
-}
-
-/** `SELECT * FROM relation` prepared, kWh and pence rounded when asked: the columns are read off a
- *  run without rows (with `meters`, DuckDB types the macros' columns only once given values). */
-async function prepareRows(warehouse: Warehouse, relation: string, rounded: boolean | undefined, params: Params): Promise<PreparedQuery> {
-  if (!rounded) return warehouse.prepare(`SELECT * FROM ${relation}`);
-  const columns = (await warehouse.reader(`SELECT * FROM ${relation} LIMIT 0`, params)).columnNames();
-  return warehouse.prepare(roundedSelect(relation, columns));
 }
 
 /** A tariff without a single stored price is unknown (exit 1); one that fits none of the meters

@@ -265,15 +265,10 @@ function removeStaleSpill(path: string, shown: string, logger: Logger): void {
   }
 }
 
-/** Named parameters the statement uses: one parameter object can serve several statements. */
-/** A statement of Warehouse.prepare: its result columns, and its rows for each set of parameters. */
+/** A statement of Warehouse.prepare: its rows for each set of parameters. */
 export class PreparedQuery {
   constructor(private readonly sql: string, private readonly statement: DuckDBPreparedStatement,
     private readonly guard: <T>(work: Promise<T>) => Promise<T>) {}
-
-  columnNames(): string[] {
-    return Array.from({ length: this.statement.columnCount }, (_, i) => this.statement.columnName(i));
-  }
 
   async all<T extends object = JsRow>(params: Params): Promise<T[]> {
     this.statement.bind(referenced(this.sql, params) ?? []);
@@ -285,6 +280,7 @@ export class PreparedQuery {
   }
 }
 
+/** Named parameters the statement uses: one parameter object can serve several statements. */
 function referenced(sql: string, params: Params | undefined): Params | undefined {
   if (params === undefined || Array.isArray(params)) return params;
   const names = new Set(Array.from(sql.matchAll(/\$([A-Za-z_]\w*)/g), (m) => m[1]!));
