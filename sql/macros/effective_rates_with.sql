@@ -7,8 +7,8 @@
 -- planned_dispatch or standard; provisional: the price rests on a plan or may still change.
 -- Same rows in any session TimeZone: half-hours are keyed by epoch microseconds // 30 min; wall
 -- time comes from london_local's fields stored in rate_slots.
--- iog → slots → day_low → known → spans → dispatched (half-hours touched) → flagged → counted
--- (the cap) → final.
+-- iog → iog_codes (the tariffs whose rates are expanded) → slots → day_low → known → spans →
+-- dispatched (half-hours touched) → flagged → counted (the cap) → final.
 CREATE OR REPLACE MACRO effective_rates_with(dispatch_mode, meter := NULL) AS TABLE
 WITH iog AS (
     SELECT tariff_code, night_start_minutes AS night_start, night_end_minutes AS night_end
@@ -17,6 +17,14 @@ WITH iog AS (
       AND CASE WHEN dispatch_mode IN ('default', 'completed', 'planned', 'none') THEN true
                ELSE error('effective_rates_with: dispatch_mode must be default, completed, planned or none, got '
                           || coalesce(CAST(dispatch_mode AS VARCHAR), 'NULL')) END
+),
+iog_codes AS (
+    -- the rates of these tariffs alone (of the meter's agreements, when one meter is asked for):
+    -- rate_slots_for narrows the long rates before expanding them, so a meter without such an
+    -- agreement expands none (a CTE: rate_slots_for names its list four times, each a copy)
+    SELECT coalesce(list(DISTINCT g.tariff_code), CAST([] AS VARCHAR[])) AS tariff_codes
+    FROM iog AS g JOIN agreements AS ga ON ga.tariff_code = g.tariff_code
+    WHERE meter IS NULL OR ga.meter_point = split_part(CAST(meter AS VARCHAR), ':', 1)
 ),
 slots AS (
     SELECT coalesce(a.account_number, m.account_number) AS account_number, a.meter_point,
@@ -27,13 +35,7 @@ slots AS (
     FROM agreements AS a
     JOIN meter_points AS m ON m.meter_point = a.meter_point AND m.fuel = 'electricity' AND NOT m.is_export
     JOIN iog AS i ON i.tariff_code = a.tariff_code
-    -- the rates of these tariffs alone (of the meter's agreements, when one meter is asked for):
-    -- rate_slots_for narrows the long rates before expanding them, so a meter without such an
-    -- agreement expands none
-    JOIN rate_slots_for((SELECT coalesce(list(DISTINCT g.tariff_code), CAST([] AS VARCHAR[]))
-                         FROM iog AS g JOIN agreements AS ga ON ga.tariff_code = g.tariff_code
-                         WHERE meter IS NULL OR ga.meter_point = split_part(CAST(meter AS VARCHAR), ':', 1)),
-                        NULL, NULL) AS r
+    JOIN rate_slots_for((SELECT tariff_codes FROM iog_codes), NULL, NULL) AS r
       ON r.tariff_code = a.tariff_code AND r.rate_type = 'standard'
      AND r.slot_start >= a.valid_from AND r.slot_start < coalesce(a.valid_to, TIMESTAMPTZ 'infinity')
     WHERE coalesce(a.account_number, m.account_number) IS NOT NULL
