@@ -51,24 +51,15 @@ bounds AS (
     SELECT meter_point, meter_no, b_from, b_to,
            several_serials
            OR read_half_hours < ((epoch_us(b_to) + 1799999999) // 1800000000 - (epoch_us(b_from) + 1799999999) // 1800000000) AS gridded
-    FROM (SELECT x.meter_point, x.meter_no, x.read_half_hours, x.several_serials,
-                 -- whole_days: a bound given moves to the first local midnight at or after it (as
-                 -- in read_rows); a meter's own start back to its first reading's local midnight,
-                 -- its own end on to the first midnight at or after it: the start of the day after
-                 -- the one holding its last microsecond (joins on the local day, not a subquery
-                 -- per meter: less to plan)
-                 CASE WHEN NOT whole_days THEN x.f
-                      WHEN range_from IS NOT NULL
-                      THEN (SELECT min(day_start) FROM london_days WHERE day_start >= CAST(range_from AS TIMESTAMPTZ))
-                      ELSE first_day.day_start END AS b_from,
-                 CASE WHEN NOT whole_days THEN x.t
-                      WHEN range_to IS NOT NULL
-                      THEN (SELECT min(day_start) FROM london_days WHERE day_start >= CAST(range_to AS TIMESTAMPTZ))
-                      ELSE after_last.day_start END AS b_to
+    FROM (SELECT meter_point, meter_no, read_half_hours, several_serials,
+                 CASE WHEN NOT whole_days THEN f
+                      WHEN range_from IS NOT NULL THEN (SELECT min(day_start) FROM london_days WHERE day_start >= f)
+                      ELSE (SELECT max(day_start) FROM london_days WHERE day_start <= f) END AS b_from,
+                 CASE WHEN NOT whole_days THEN t
+                      ELSE (SELECT min(day_start) FROM london_days WHERE day_start >= t) END AS b_to
           FROM (SELECT m.mp AS meter_point, m.meter_no,
                        coalesce(CAST(range_from AS TIMESTAMPTZ), r.first_start) AS f,
                        coalesce(CAST(range_to AS TIMESTAMPTZ), r.last_start + INTERVAL 30 MINUTE) AS t,
-                       r.first_start,
                        coalesce(r.on_grid, 0) AS read_half_hours,
                        coalesce(r.several_serials, false) AS several_serials
                 FROM (SELECT mp, CAST(row_number() OVER (ORDER BY mp) AS INTEGER) AS meter_no
@@ -77,10 +68,7 @@ bounds AS (
                                   count(*) FILTER (WHERE epoch_us(interval_start) % 1800000000 = 0) AS on_grid,
                                   min(serial) <> max(serial) AS several_serials
                            FROM read_rows
-                           GROUP BY meter_point) AS r ON r.meter_point = m.mp) AS x
-          LEFT JOIN london_days AS first_day ON first_day.local_date = london_local(x.first_start).local_date
-          LEFT JOIN london_days AS after_last
-            ON after_last.local_date = london_local(make_timestamptz(epoch_us(x.t) - 1)).local_date + 1)
+                           GROUP BY meter_point) AS r ON r.meter_point = m.mp))
 ),
 spans AS (
     -- each distinct span once (a portfolio's meters mostly share one), its half-hours on the
