@@ -151,8 +151,9 @@ export class Warehouse {
     return (await this.all(sql, params))[0];
   }
 
-  /** `sql` planned once, to be run with one set of parameters after another (a loop over batches
-   *  binds and plans its macros once rather than every run); close it when done. */
+  /** `sql` prepared once, to be run with one set of parameters after another; close it when done.
+   *  DuckDB may still bind and plan it again for each run's values (it does for a table macro
+   *  whose arguments are parameters): what a loop saves is a statement per run, not the planning. */
   async prepare(sql: string): Promise<PreparedQuery> {
     return new PreparedQuery(sql, await this.guard(this.connection.prepare(sql)), (work) => this.guard(work));
   }
