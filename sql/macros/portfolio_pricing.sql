@@ -72,12 +72,12 @@ bounds AS (
 ),
 spans AS (
     -- each distinct span once (a portfolio's meters mostly share one), its half-hours on the
-    -- local days' grid (london_days), their fields london_local's
-    SELECT b_from, b_to, slot_start, slot_start + INTERVAL 30 MINUTE AS slot_end,
-           london_local(slot_start).local_date AS local_date,
-           london_local(slot_start).settlement_period AS settlement_period
-    FROM (SELECT s.b_from, s.b_to,
-                 unnest(generate_series(d.day_start, d.day_end - INTERVAL 30 MINUTE, INTERVAL 30 MINUTE)) AS slot_start
+    -- local days' grid (london_days): each with the local day it is one of, and its number there
+    -- (the settlement period)
+    SELECT b_from, b_to, slot_start, slot_start + INTERVAL 30 MINUTE AS slot_end, local_date, settlement_period
+    FROM (SELECT s.b_from, s.b_to, d.local_date,
+                 unnest(generate_series(d.day_start, d.day_end - INTERVAL 30 MINUTE, INTERVAL 30 MINUTE)) AS slot_start,
+                 CAST(unnest(range(1, d.slots + 1)) AS SMALLINT) AS settlement_period
           FROM (SELECT DISTINCT b_from, b_to FROM bounds WHERE b_from IS NOT NULL AND b_to IS NOT NULL) AS s
           JOIN london_days AS d ON d.day_end > s.b_from AND d.day_start < s.b_to)
     WHERE slot_start >= b_from AND slot_start < b_to
