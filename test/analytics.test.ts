@@ -1,4 +1,4 @@
-// The analytics SQL (sql/macros, sql/views) and src/analytics against brute force over the real
+// The analytics SQL (sql/public, sql/internal) and src/analytics against brute force over the real
 // Agile prices of regions A and J, read straight from the recorded CSVs: every local day, ties
 // both ways, a band crossing midnight, days with gaps, and the 46- and 50-half-hour days.
 import { mkdtempSync, rmSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// The cost SQL (sql/macros: half_hour_costs, daily_costs, monthly_costs, tariff_comparison,
+// The cost SQL (sql/public: half_hour_costs, daily_costs, monthly_costs, tariff_comparison,
 // net_costs; the supplier_cost_check view) against an independent brute force in TypeScript, over
 // real prices read from data/sandbox/ (Agile J, the Flexible VAR-17-01-11-A long rates, Agile
 // Outgoing C, VAR-22-11-01 standing charges), and the synthetic household's consumption imported

@@ -14,7 +14,7 @@ import { credentialsFrom } from '../src/api/credentials.js';
 import { DispatchClient } from '../src/api/DispatchClient.js';
 import { GraphqlError } from '../src/api/errors.js';
 import { HttpClient } from '../src/api/HttpClient.js';
-import { run as runRates } from '../jobs/rates.js';
+import { run as runRates } from '../src/jobs/rates.js';
 import { loadConfig } from '../src/config/loadConfig.js';
 import { tariffComparison } from '../src/analytics/costs.js';
 import { runIngest, type IngestSummary } from '../src/ingest/ingest.js';

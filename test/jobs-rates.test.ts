@@ -3,7 +3,7 @@
 // complete; extra ticks are harmless; the 30-minute tick always fetches. Real recorded prices:
 // E-1R-AGILE-24-10-01-H covers 2026-03-28 20:00Z … 2026-03-29 23:30Z.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decideDayAhead, job as ratesJob, run as runRates } from '../jobs/rates.js';
+import { decideDayAhead, job as ratesJob, run as runRates } from '../src/jobs/rates.js';
 import { silentLogger } from '../src/log/createLogger.js';
 import type { JobContext } from '../src/schedule/Job.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';

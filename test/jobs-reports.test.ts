@@ -2,8 +2,8 @@
 // the run in ingest_runs.
 import { readdirSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run as runRates } from '../jobs/rates.js';
-import { run as runReports } from '../jobs/reports.js';
+import { run as runRates } from '../src/jobs/rates.js';
+import { run as runReports } from '../src/jobs/reports.js';
 import { silentLogger } from '../src/log/createLogger.js';
 import type { JobContext } from '../src/schedule/Job.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';

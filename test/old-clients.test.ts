@@ -19,6 +19,7 @@ import { importConsumptionFile } from '../src/ingest/importConsumptionFile.js';
 import { runIngest } from '../src/ingest/ingest.js';
 import { silentLogger } from '../src/log/createLogger.js';
 import { sqlDir, warehouseTemplatePath } from '../src/paths.js';
+import { readDefinitions } from '../src/store/sqlDefinitions.js';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, SANDBOX_EV_ACCOUNT, startSandbox } from '../src/sandbox/startSandbox.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 
@@ -58,7 +59,7 @@ const from = (call: string) => `SELECT * FROM ${call}`;
 const SPAN_START = at('2023-03-01 00:00:00');
 const SPAN_END = at('2024-04-15 00:00:00');
 
-/** Every macro of sql/macros with the calls each client must answer alike: their options, the
+/** Every macro of sql/public with the calls each client must answer alike: their options, the
  *  series kinds (Agile, day/night, banded long rates), clock changes, the agreement switch. A new
  *  macro fails the test until it has a line here. */
 const MACRO_CALLS: Record<string, string[]> = {
@@ -267,7 +268,7 @@ async function buildWarehouse(file: string): Promise<void> {
 }
 
 function sqlNames(kind: 'views' | 'macros'): string[] {
-  return readdirSync(join(sqlDir(), kind)).filter((f) => f.endsWith('.sql')).map((f) => f.slice(0, -4)).sort();
+  return readDefinitions(sqlDir()).filter((d) => d.kind === (kind === 'views' ? 'view' : 'macro')).map((d) => d.name);
 }
 
 /** One client's answers, from a process of its own. */
@@ -362,7 +363,7 @@ describe('the file and what is asked of it', () => {
     expect(current.version).toBe(CURRENT.version);
     // what the file holds is what sql/ defines, and every macro has calls
     expect({ views: current.views, macros: current.macros }).toEqual(definitions);
-    expect(Object.keys(MACRO_CALLS).sort(), 'MACRO_CALLS: one entry per macro of sql/macros').toEqual(definitions.macros);
+    expect(Object.keys(MACRO_CALLS).sort(), 'MACRO_CALLS: one entry per macro of sql/public').toEqual(definitions.macros);
     const empty = plan.filter((p) => (current.results![p.name]?.rows?.length ?? 0) === 0).map((p) => p.name);
     const errors = plan.filter((p) => current.results![p.name]?.error).map((p) => `${p.name}: ${current.results![p.name]!.error}`);
     expect(errors).toEqual([]);

@@ -2,7 +2,7 @@
 // `tariffs status` (read-only: latest slot, tomorrow, gaps, last runs; exit 75 while a writer
 // holds the file) and usage errors of `tariffs run` / bad schedules (exit 2).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { run as runRates } from '../jobs/rates.js';
+import { run as runRates } from '../src/jobs/rates.js';
 import { silentLogger } from '../src/log/createLogger.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { Warehouse } from '../src/store/Warehouse.js';

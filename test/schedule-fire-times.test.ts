@@ -6,7 +6,7 @@ import { fireTimes, parseCron } from '../src/cron/fireTimes.js';
 import { resolveSchedules } from '../src/schedule/resolveSchedules.js';
 import { upcomingRuns } from '../src/schedule/upcomingRuns.js';
 import { loadConfig } from '../src/config/loadConfig.js';
-import { JOBS } from '../jobs/index.js';
+import { JOBS } from '../src/jobs/index.js';
 import { formatLocal } from '../src/time/index.js';
 
 const iso = (dates: Date[]) => dates.map((d) => d.toISOString().replace('.000Z', 'Z'));

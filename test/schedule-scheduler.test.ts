@@ -2,7 +2,7 @@
 // 2026-03-29 and 2026-10-25 with a job at 01:30 local, one job at a time, backoff after
 // failures, follow-ups, and stopping with a job running. Jobs are stand-ins that record calls.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { JOBS } from '../jobs/index.js';
+import { JOBS } from '../src/jobs/index.js';
 import { BlockedError } from '../src/api/errors.js';
 import { loadConfig, type Config } from '../src/config/loadConfig.js';
 import { silentLogger } from '../src/log/createLogger.js';

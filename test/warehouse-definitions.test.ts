@@ -4,6 +4,7 @@ import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sqlDir } from '../src/paths.js';
+import { readDefinitions } from '../src/store/sqlDefinitions.js';
 import { dependencyOrder, Warehouse } from '../src/store/Warehouse.js';
 import { tempDir } from './helpers/warehouseTools.js';
 
@@ -22,8 +23,7 @@ describe('dependencyOrder', () => {
   });
 
   it('orders the shipped views and macros so that each comes after what it names', () => {
-    const files = ['macros', 'views'].flatMap((dir) => readdirSync(join(sqlDir(), dir)).filter((f) => f.endsWith('.sql'))
-      .map((f) => file(f.replace(/\.sql$/, ''), readFileSync(join(sqlDir(), dir, f), 'utf8'))));
+    const files = readDefinitions(sqlDir()).map((d) => file(d.name, d.sql));
     const ordered = dependencyOrder(files);
     expect(ordered).toHaveLength(files.length);
     const position = new Map(ordered.map((f, i) => [f.name, i]));
@@ -50,7 +50,7 @@ describe('a read-only open of a file with older definitions', () => {
       (await Warehouse.open(file, { sqlDirectory: first })).close();
       const newer = join(tmp.dir, 'sql-newer');
       cpSync(sqlDir(), newer, { recursive: true });
-      writeFileSync(join(newer, 'views', 'zz_probe.sql'), 'CREATE OR REPLACE VIEW zz_probe AS SELECT 42 AS answer;\n');
+      writeFileSync(join(newer, 'public', 'zz_probe.sql'), 'CREATE OR REPLACE VIEW zz_probe AS SELECT 42 AS answer;\n');
       const reader = await Warehouse.open(file, { readOnly: true, sqlDirectory: newer });
       try {
         expect(await reader.one('SELECT answer FROM zz_probe')).toEqual({ answer: 42 });

@@ -1,5 +1,5 @@
 // The n cheapest half-hours of a tariff in a range, whether adjacent or not, in time order: the
-// cheapest_slots macro of sql/macros with bound parameters.
+// cheapest_slots macro of sql/public with bound parameters.
 import type { DuckDBValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';

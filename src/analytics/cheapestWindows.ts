@@ -1,5 +1,5 @@
 // The cheapest run of contiguous half-hours of a tariff (over a range, per local day or per band):
-// one call of the price_windows macro of sql/macros with bound parameters.
+// one call of the price_windows macro of sql/public with bound parameters.
 import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';

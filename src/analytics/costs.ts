@@ -1,4 +1,4 @@
-// What a meter's consumption cost, and what it would have cost: the cost macros of sql/macros
+// What a meter's consumption cost, and what it would have cost: the cost macros of sql/public
 // (half_hour_costs, daily_costs, monthly_costs, tariff_comparison, net_costs) with bound
 // parameters. The CLI, the exports and the demo call these.
 import { NoDataError, UsageError } from '../errors.js';

@@ -1,5 +1,5 @@
 // What each Europe/London local day looked like (count, spread, negative half-hours, peak) per
-// series: the daily_stats view of sql/views, filtered with bound parameters.
+// series: the daily_stats view of sql/public, filtered with bound parameters.
 import type { JsRow } from '../store/rowsToJs.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { PRICE_STAT_COLUMNS, priceDoubleSql } from './priceSql.js';

@@ -1,4 +1,4 @@
-// Missing half-hours of half-hourly series, per local day: the gaps view of sql/views.
+// Missing half-hours of half-hourly series, per local day: the gaps view of sql/public.
 import type { Warehouse } from '../store/Warehouse.js';
 import { seriesOf } from './dailyStats.js';
 import { checkRange, type Range } from './range.js';

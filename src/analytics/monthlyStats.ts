@@ -1,4 +1,4 @@
-// Each Europe/London calendar month per series: the monthly_stats view of sql/views.
+// Each Europe/London calendar month per series: the monthly_stats view of sql/public.
 import type { Warehouse } from '../store/Warehouse.js';
 import { priceStatsOf, seriesOf, type PriceStats } from './dailyStats.js';
 import { PRICE_STAT_COLUMNS, priceDoubleSql } from './priceSql.js';

@@ -1,4 +1,4 @@
-// Contiguous stretches of negative prices: the negative_runs view of sql/views, the runs that
+// Contiguous stretches of negative prices: the negative_runs view of sql/public, the runs that
 // overlap a range (each shown whole).
 import type { Warehouse } from '../store/Warehouse.js';
 import { checkRange, rangeParams, type Range } from './range.js';

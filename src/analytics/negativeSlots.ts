@@ -1,4 +1,4 @@
-// When the price was negative: the half-hours of the negative_slots view of sql/views inside a
+// When the price was negative: the half-hours of the negative_slots view of sql/public inside a
 // range, with their Europe/London wall times.
 import type { Warehouse } from '../store/Warehouse.js';
 import { checkRange, rangeParams, type Range } from './range.js';

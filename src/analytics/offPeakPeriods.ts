@@ -1,5 +1,5 @@
 // The off-peak periods of two- and three-rate tariffs (Go, Intelligent Go, Cosy-like, four-rate
-// EV): the off_peak_periods view of sql/views, the periods lying inside a range.
+// EV): the off_peak_periods view of sql/public, the periods lying inside a range.
 import type { Warehouse } from '../store/Warehouse.js';
 import { checkRange, rangeParams, type Range } from './range.js';
 import { requireData } from './requireData.js';

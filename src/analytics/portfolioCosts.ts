@@ -1,4 +1,4 @@
-// Every meter's costs at once: the portfolio macros of sql/macros (portfolio_daily_costs,
+// Every meter's costs at once: the portfolio macros of sql/public (portfolio_daily_costs,
 // portfolio_monthly_costs, portfolio_comparison) over batches of meter points, one row per meter
 // and scenario (and day or month), meter_point first. `tariffs cost|compare --all-meters` call these.
 import { listValue } from '@duckdb/node-api';

@@ -1,4 +1,4 @@
-// How much of a range a tariff has prices for, per series: the range_coverage macro of sql/macros.
+// How much of a range a tariff has prices for, per series: the range_coverage macro of sql/public.
 // The CLI uses it to say when an answer comes from a partly priced range (tomorrow not yet
 // published, a gap) and to refuse one with --complete.
 import type { Warehouse } from '../store/Warehouse.js';

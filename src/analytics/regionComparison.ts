@@ -1,4 +1,4 @@
-// A product's tariffs region by region over a range: the region_comparison macro of sql/macros.
+// A product's tariffs region by region over a range: the region_comparison macro of sql/public.
 import { NoDataError } from '../errors.js';
 import { selectPrices } from './priceSql.js';
 import type { Warehouse } from '../store/Warehouse.js';

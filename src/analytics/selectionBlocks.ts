@@ -1,6 +1,6 @@
 // The blocks of a selection of half-hours (today's and tomorrow's chosen windows or intermittent
 // half-hours) and where an instant stands among them, moved by an offset: the selection_blocks
-// macro of sql/macros run over a selection given as SQL, with bound parameters.
+// macro of sql/public run over a selection given as SQL, with bound parameters.
 import type { DuckDBValue } from '@duckdb/node-api';
 import type { Warehouse } from '../store/Warehouse.js';
 import { selectPrices } from './priceSql.js';
@@ -37,7 +37,7 @@ export interface SelectionSummary {
 export interface SelectionBlocksRequest {
   /**
    * SQL of the selection list: a scalar subquery giving list({payment_method, rate_type,
-   * slot_start, value_inc_vat, value_exc_vat}) (see sql/macros/selection_blocks.sql).
+   * slot_start, value_inc_vat, value_exc_vat}) (see sql/public/selection_blocks.sql).
    */
   selection: string;
   /** Its bound parameters; `at` and `offset_minutes` are added. */

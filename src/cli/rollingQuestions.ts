@@ -80,7 +80,7 @@ FROM my_weights).`;
 export const DISPATCHES_HELP = `
 --dispatches: on an Intelligent Octopus Go tariff of an account with dispatches stored, a half-hour
 a dispatch touches is priced at the day's off-peak rate (up to 6 hours a Europe/London day; see
-sql/macros/effective_rates_with.sql), and those are the prices ranked and shown; which dispatches
+sql/public/effective_rates_with.sql), and those are the prices ranked and shown; which dispatches
 counted is said on stderr. On any other tariff the flag changes nothing (said on stderr). SQL: the
 same call with slot_prices := (SELECT list({payment_method: payment_method, slot_start: slot_start,
 value_inc_vat: value_inc_vat, value_exc_vat: value_exc_vat}) FROM effective_rates_with('completed')

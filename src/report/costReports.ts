@@ -1,9 +1,9 @@
 // The cost reports of an export (README, section Exports): monthly_costs and tariff_comparison for
 // every meter with consumption, each priced at its agreements ('actual') and at the compared
 // tariffs — the export's tariffs (and the meter's agreement tariffs) that have prices during its
-// readings and the meter's fuel and direction (tariff_direction, tariff_mismatch in sql/macros):
+// readings and the meter's fuel and direction (tariff_direction, tariff_mismatch in sql/internal):
 // import tariffs for import meters, export (Outgoing) tariffs for export meters, gas for gas.
-// Numbers come from the portfolio_monthly_costs and portfolio_comparison macros of sql/macros.
+// Numbers come from the portfolio_monthly_costs and portfolio_comparison macros of sql/public.
 import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { SUM_DIGITS } from '../analytics/costs.js';
 import { priceSql } from '../analytics/priceSql.js';

@@ -1,4 +1,4 @@
-// The contract between jobs (jobs/*.ts: plain functions) and their shells (the scheduler daemon,
+// The contract between jobs (src/jobs/*.ts: plain functions) and their shells (the scheduler daemon,
 // `tariffs run`): what a job declares, what it is given, what it reports back.
 import type { Config } from '../config/loadConfig.js';
 import type { Logger } from '../log/createLogger.js';

@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { DatabaseBusyError, TariffsError } from '../errors.js';
 import { silentLogger } from '../log/createLogger.js';
 import { sqlDir, warehouseTemplatePath } from '../paths.js';
+import { readDefinitions } from './sqlDefinitions.js';
 import { rowsToJs, type JsRow } from './rowsToJs.js';
 import { duckdbErrorKind, lockHolder } from './duckdbErrors.js';
 import { asStorageError } from './StorageError.js';
@@ -23,7 +24,7 @@ export interface OpenOptions {
   logger?: Logger;
   /** Keep retrying for this long while another process holds the file; then DatabaseBusyError. */
   busyTimeoutMs?: number;
-  /** Directory holding migrations/, views/ and macros/ (tests point elsewhere). */
+  /** Directory holding migrations/, public/ and internal/ (tests point elsewhere). */
   sqlDirectory?: string;
   /** DuckDB's memory_limit, e.g. '128MB': DuckDB otherwise caches what it writes, up to most of RAM. */
   memoryLimit?: string;
@@ -182,7 +183,7 @@ export class Warehouse {
 
   private async prepareSchema(directory: string): Promise<void> {
     const migrations = readSqlFiles(join(directory, 'migrations'), true);
-    const definitions = [...readSqlFiles(join(directory, 'macros')), ...readSqlFiles(join(directory, 'views'))];
+    const definitions = readDefinitions(directory).map(({ name, sql }) => ({ name, sql }));
     const fingerprint = hashOf(definitions);
     if (this.readOnly) {
       const state = await this.schemaState();

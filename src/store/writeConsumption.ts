@@ -1,5 +1,5 @@
 // Writes half-hourly readings: one meter's through an appender into a temp staging table, local date and
-// settlement period from london_local (sql/macros/london_local.sql), or any staged rows set-wise (a long
+// settlement period from london_local (sql/internal/london_local.sql), or any staged rows set-wise (a long
 // file); changed readings kept in consumption_revisions, then updated in place and new ones inserted —
 // in the caller's transaction (a file import is stored whole or not at all). consumption has no
 // primary key (migration 016): mergeConsumption is what keeps one row per meter, serial and half-hour.

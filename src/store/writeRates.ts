@@ -185,7 +185,7 @@ async function insertFresh(warehouse: Warehouse, parts: readonly { batch: RateBa
   }
 }
 
-/** The staged rates with the Europe/London view of valid_from (sql/macros/london_local.sql) and
+/** The staged rates with the Europe/London view of valid_from (sql/internal/london_local.sql) and
  *  each rate's duration_us (null when open-ended). */
 const localisedFrom = (staged: string) => `
     WITH typed AS (

@@ -2,7 +2,7 @@
 // length, the half-hour settlement period an instant starts, and the instants a wall-clock time
 // names. The offset comes from the time zone database through date-fns-tz's getTimezoneOffset
 // (never from the machine's own zone); everything else is arithmetic on epoch milliseconds.
-// The SQL side derives the same fields with sql/macros/london_local.sql.
+// The SQL side derives the same fields with sql/internal/london_local.sql.
 import { getTimezoneOffset } from 'date-fns-tz/getTimezoneOffset';
 import { DAY_MS, MINUTE_MS, formatDays } from './civil.js';
 import { InvalidTimeError } from './InvalidTimeError.js';

@@ -1,5 +1,5 @@
 // An independent brute force of Intelligent Octopus Go's effective rates (issue 28), written from
-// the rules, not from sql/macros/effective_rates_with.sql: every half-hour of the asked Europe/London
+// the rules, not from sql/public/effective_rates_with.sql: every half-hour of the asked Europe/London
 // days walked in TypeScript, the wall clock from Intl, each dispatch span tested against each
 // half-hour, the daily cap counted by hand.
 export const HH_MS = 1_800_000;

@@ -45,7 +45,7 @@ SQL: half_hour_costs(meter, tariff, from, to, payment := …), daily_costs(…),
 (tariff NULL = the agreements), net_costs(import_meter, export_meter, from, to, payment := …).
 Intelligent Octopus Go (a meter whose account has such an agreement and its dispatches ingested):
 a half-hour a dispatch touches is priced at the day's off-peak rate, up to 6 hours of dispatched
-half-hours a Europe/London day (sql/macros/effective_rates_with.sql); --dispatches picks which
+half-hours a Europe/London day (sql/public/effective_rates_with.sql); --dispatches picks which
 count, said on stderr (SQL: dispatches := 'default'|'completed'|'planned'|'none').
 --all-meters: every meter point with consumption in the range (a --tariff only for the meters of
 its fuel and direction), a progress bar on a terminal. SQL: portfolio_daily_costs([scenario],

@@ -2,7 +2,7 @@
 // job's follow-ups too (reports after new rates), like the daemon. Exit 0 ok or nothing to do,
 // 1 failed or partial, 75 another process held the database, 130/143 interrupted.
 import type { Command } from 'commander';
-import { JOBS, jobNamed } from '../../../jobs/index.js';
+import { JOBS, jobNamed } from '../../jobs/index.js';
 import { EXIT, UsageError } from '../../errors.js';
 import type { JobDefinition } from '../../schedule/Job.js';
 import { jobEnabled } from '../../schedule/resolveSchedules.js';

@@ -1,7 +1,7 @@
 // `tariffs schedule`: the long-running scheduler (croner, Europe/London, one job at a time),
 // or with --list each job's fire times over the next hours, from the same definitions.
 import type { Command } from 'commander';
-import { JOBS } from '../../../jobs/index.js';
+import { JOBS } from '../../jobs/index.js';
 import { EXIT, UsageError } from '../../errors.js';
 import { resolveSchedules } from '../../schedule/resolveSchedules.js';
 import { Scheduler, type StopResult } from '../../schedule/Scheduler.js';

@@ -6,13 +6,13 @@
 // dispatches, and between runs the `dispatches` tick (every 5 minutes at :03, :08 … :58, never on
 // :00 or :30 as the platform asks, and only for a config with accounts) refreshes the planned ones
 // while a configured account has an Intelligent Octopus Go agreement.
-import { TariffsError } from '../src/errors.js';
-import { runIngest } from '../src/ingest/ingest.js';
-import { dayAheadNeedsFetch, dayAheadStatus, type TariffDayAhead } from '../src/schedule/dayAheadStatus.js';
-import type { JobContext, JobDefinition, JobResult, JobSchedule } from '../src/schedule/Job.js';
-import { SchemaError, Warehouse } from '../src/store/Warehouse.js';
+import { TariffsError } from '../errors.js';
+import { runIngest } from '../ingest/ingest.js';
+import { dayAheadNeedsFetch, dayAheadStatus, type TariffDayAhead } from '../schedule/dayAheadStatus.js';
+import type { JobContext, JobDefinition, JobResult, JobSchedule } from '../schedule/Job.js';
+import { SchemaError, Warehouse } from '../store/Warehouse.js';
 import { ingestContextOf, tracksAnything } from './ingestContext.js';
-import { iogAccounts } from '../src/ingest/ingestDispatches.js';
+import { iogAccounts } from '../ingest/ingestDispatches.js';
 
 export const schedules: readonly JobSchedule[] = [
   { key: 'rates', cron: '*/30 * * * *', description: 'every 30 minutes: incremental rates' },

@@ -1,9 +1,9 @@
 // The `reports` job: re-export the reports (daily at 20:15 Europe/London, and after any run that
 // stored new rates) with exportReports() of src/report/, into config.reports.dir in
 // config.reports.formats; the run is recorded in ingest_runs like the ingest jobs.
-import { exportReports } from '../src/report/exportReports.js';
-import type { JobContext, JobDefinition, JobResult, JobSchedule } from '../src/schedule/Job.js';
-import { recordJobRun } from '../src/schedule/recordJobRun.js';
+import { exportReports } from '../report/exportReports.js';
+import type { JobContext, JobDefinition, JobResult, JobSchedule } from '../schedule/Job.js';
+import { recordJobRun } from '../schedule/recordJobRun.js';
 
 export const schedules: readonly JobSchedule[] = [
   { key: 'reports', cron: '15 20 * * *', description: 'daily at 20:15 (and after a run that stored new rates)' },

@@ -1,7 +1,7 @@
 // The `products` job: refresh the products list (daily, 06:00 Europe/London). The tracked
 // tariffs' rows in the tariffs table are refreshed by every `rates` run, from the product details.
-import { runIngest } from '../src/ingest/ingest.js';
-import type { JobContext, JobDefinition, JobResult, JobSchedule } from '../src/schedule/Job.js';
+import { runIngest } from '../ingest/ingest.js';
+import type { JobContext, JobDefinition, JobResult, JobSchedule } from '../schedule/Job.js';
 import { ingestContextOf } from './ingestContext.js';
 
 export const schedules: readonly JobSchedule[] = [

@@ -1,4 +1,4 @@
--- rate_slots_for(tariff_codes, range_from, range_to): the rows of rate_slots (sql/views/rate_slots.sql
+-- rate_slots_for(tariff_codes, range_from, range_to): the rows of rate_slots (sql/public/rate_slots.sql
 -- is this with three NULLs) of the listed tariffs, for the half-hours starting in [range_from,
 -- range_to); a NULL argument does not narrow. For tariffs or a range known only as the query runs
 -- (a subquery): DuckDB pushes a filter of constants on the view down below the expansion of long

@@ -1,7 +1,7 @@
 // Every scheduled job, in the order `tariffs schedule --list` shows them. Each module exports its
 // default schedules and run(ctx); the scheduler and `tariffs run` only look them up here.
-import { UsageError } from '../src/errors.js';
-import { JOB_NAMES, type JobDefinition, type JobName } from '../src/schedule/Job.js';
+import { UsageError } from '../errors.js';
+import { JOB_NAMES, type JobDefinition, type JobName } from '../schedule/Job.js';
 import { job as products } from './products.js';
 import { job as rates } from './rates.js';
 import { job as reports } from './reports.js';
