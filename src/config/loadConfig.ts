@@ -115,7 +115,7 @@ export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessE
     throw new UsageError(`TARIFFS_LOG_LEVEL: '${logLevel}' is not one of ${LOG_LEVELS.join(', ')}`);
   }
   const config: Config = {
-    db: overrides.db ?? env.TARIFFS_DB ?? fileValues.db ?? DEFAULT_DB,
+    db: overrides.db ?? nonEmpty(env.TARIFFS_DB) ?? fileValues.db ?? DEFAULT_DB,
     baseUrl: overrides.baseUrl ?? env.TARIFFS_BASE_URL ?? fileValues.base_url ?? DEFAULT_BASE_URL,
     color: nonEmpty(env.NO_COLOR) === undefined,
     authMode: parseAuthMode(env.TARIFFS_AUTH),
