@@ -5,7 +5,7 @@ import { runIngest } from '../src/ingest/ingest.js';
 import { silentLogger } from '../src/log/createLogger.js';
 
 const [db, baseUrl, tariffList, from] = process.argv.slice(2);
-const config = loadConfig({ db, baseUrl }, {});
+const config = await loadConfig({ db, baseUrl }, {});
 // Where the memory goes: V8 heap, off-heap buffers, and the rest of the RSS (DuckDB, code).
 const peak = { heapUsedMb: 0, heapTotalMb: 0, externalMb: 0, rssMb: 0 };
 const sampler = setInterval(() => {

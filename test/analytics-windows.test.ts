@@ -44,7 +44,7 @@ beforeAll(async () => {
   db = join(dir, 'windows.duckdb');
   const sandbox = await startSandbox();
   try {
-    const config = loadConfig({ db, baseUrl: sandbox.baseUrl }, {});
+    const config = await loadConfig({ db, baseUrl: sandbox.baseUrl }, {});
     const context = { config, logger: silentLogger(), now: () => new Date('2024-06-01T00:00:00Z') };
     const j = await runIngest({ tariffs: [J], products: [], accounts: [], from: new Date(J_FROM), to: new Date(J_TO) }, context);
     // the export tariff resolved from its product, as a user would: --product … --region C

@@ -2,7 +2,7 @@
 // command or DuckDB, `tariffs <command>` loads only its own module, and the help listed from the
 // table is the full program's. Which modules a run loads is read with a loader hook.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -62,6 +62,22 @@ describe('start-up', () => {
     expect(opened.code).toBe(0);
     expect(opened.stdout.trim()).toBe('n\n1');
     expect(opened.packages.has('@duckdb/node-api')).toBe(true);
+  });
+
+  it('a query piped, without a config file, loads neither the config validator (zod) nor pino-pretty', () => {
+    const db = join(dir, 'empty.duckdb');
+    expect(traced(['migrate', '--db', db]).code).toBe(0);
+    const query = traced(['sql', '--db', db, '--format', 'csv', 'SELECT 1 AS n']);
+    expect(query.code).toBe(0);
+    expect(query.packages.has('pino')).toBe(true);
+    expect(query.packages.has('zod')).toBe(false);
+    expect(query.packages.has('pino-pretty')).toBe(false);
+    // a config file is validated, with zod
+    const config = join(dir, 'config.json');
+    writeFileSync(config, JSON.stringify({ db }));
+    const configured = traced(['status', '--config', config, '--format', 'json']);
+    expect(configured.code).toBe(0);
+    expect(configured.packages.has('zod')).toBe(true);
   });
 
   it('the root help listed from the table is the full program\'s help, word for word', async () => {

@@ -48,7 +48,7 @@ async function query(db: string, sql: string): Promise<Record<string, unknown>[]
 describe('ingest --account: the household through the sandbox', () => {
   it('stores meters, agreements and every half-hour of the window in UTC, gas converted from m³', async () => {
     const db = join(dir, 'household.duckdb');
-    const config = { ...loadConfig({ db, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY }) };
+    const config = { ...(await loadConfig({ db, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY })) };
     const summary = await runIngest({ tariffs: [], products: [], accounts: [SANDBOX_ACCOUNT], from: FROM, to: TO, noProducts: true },
       { config, logger: silentLogger(), now: () => new Date('2023-11-06T00:00:00Z') });
     expect(summary.status).toBe('ok');
@@ -122,7 +122,7 @@ describe('ingest --account: the household through the sandbox', () => {
 
     const faulty = await startSandbox({ faults: ['503:path=gas-meter-points/3000000001'] });
     try {
-      const config = loadConfig({ db: join(dir, 'faulty.duckdb'), baseUrl: faulty.baseUrl }, env);
+      const config = await loadConfig({ db: join(dir, 'faulty.duckdb'), baseUrl: faulty.baseUrl }, env);
       const summary = await runIngest({ tariffs: [], products: [], accounts: [SANDBOX_ACCOUNT], from: FROM, to: TO, noProducts: true },
         { config, logger: silentLogger(), http: { retry: { maxAttempts: 2, baseDelayMs: 1, maxDelayMs: 2 } } });
       expect(summary.status).toBe('ok');
@@ -166,7 +166,7 @@ describe('recorded real consumption pages', () => {
 
   it('reads +01:00 and +0100 offsets into UTC and skips the record that ends before it starts', async () => {
     const db = join(dir, 'recorded.duckdb');
-    const config = loadConfig({ db, baseUrl: base }, { TARIFFS_API_KEY: 'sk_test_recorded' });
+    const config = await loadConfig({ db, baseUrl: base }, { TARIFFS_API_KEY: 'sk_test_recorded' });
     const summary = await runIngest({ tariffs: [], products: [], accounts: ['A-REC00001'], noProducts: true,
       from: new Date('2018-01-01T00:00:00Z'), to: new Date('2021-01-01T00:00:00Z') }, { config, logger: silentLogger() });
     expect(summary.status).toBe('ok');

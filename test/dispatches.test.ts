@@ -66,7 +66,7 @@ afterAll(async () => {
 const NO_WAITS = { retry: { baseDelayMs: 5, maxDelayMs: 20 }, sleep: async () => {} };
 
 async function ingest(db: string, baseUrl = sandbox.baseUrl): Promise<IngestSummary> {
-  const config = loadConfig({ db, baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY });
+  const config = await loadConfig({ db, baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY });
   return runIngest({
     tariffs: [], products: [{ code: EV_PRODUCT, regions: ['L'] }], accounts: [SANDBOX_EV_ACCOUNT],
     // the household's Power Ups (test/power-up.test.ts) would price some half-hours free
@@ -203,7 +203,7 @@ describe('one token a run', () => {
     const dispatchAsks = () => sandbox.requests.filter((r) => r.body?.includes('completedDispatches(')).length;
     const flexibilityAsks = () => sandbox.requests.filter((r) => /customerFlexibilityCampaignEvents|savingSessions/.test(r.body ?? '')).length;
     const before = [exchanges(), asks(), dispatchAsks(), flexibilityAsks()] as const;
-    const config = loadConfig({ db: join(dir, 'one-token.duckdb'), baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY });
+    const config = await loadConfig({ db: join(dir, 'one-token.duckdb'), baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY });
     const summary = await runIngest({
       tariffs: [], products: [{ code: EV_PRODUCT, regions: ['L'] }], accounts: [SANDBOX_EV_ACCOUNT],
       useCases: ['rates', 'accounts', 'dispatches', 'flexibility'],
@@ -324,8 +324,8 @@ describe('effective rates equal the brute force', () => {
   });
 
   it("the rates job's dispatches tick refreshes only the plan, only for an account on Intelligent Octopus Go", async () => {
-    const tick = (accounts: string[]) => runRates({
-      config: { ...loadConfig({ db, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY }), accounts },
+    const tick = async (accounts: string[]) => runRates({
+      config: { ...(await loadConfig({ db, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY })), accounts },
       logger: silentLogger(), now: () => new Date(clock), signal: new AbortController().signal, triggers: ['dispatches'], busyTimeoutMs: 5_000,
     });
     clock = Date.parse('2024-11-02T00:07:00Z');
@@ -411,7 +411,7 @@ describe('`cheapest` and `slots` with --dispatches equal a brute force over disp
     sandbox.setFaults([]);
     clock = at;
     expect((await ingest(db)).status).toBe('ok');
-    const config = loadConfig({ db, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY });
+    const config = await loadConfig({ db, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY });
     const agile = await runIngest({ tariffs: [AGILE], products: [], accounts: [], from: new Date('2020-10-20T00:00:00Z'), to: new Date('2020-10-30T00:00:00Z') },
       { config, logger: silentLogger(), now: () => new Date(clock) });
     expect(agile.status).toBe('ok');

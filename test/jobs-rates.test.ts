@@ -27,8 +27,8 @@ describe('rates job: the day-ahead watch (sandbox, injected now)', () => {
     tmp.remove();
   });
 
-  const ctx = (triggers: string[]): JobContext => ({
-    config: testConfig(db, sandbox.baseUrl, { tariffs: [HALF_HOURLY, VARIABLE], defaultFrom: '2026-03-28T00:00:00Z' }),
+  const ctx = async (triggers: string[]): Promise<JobContext> => ({
+    config: await testConfig(db, sandbox.baseUrl, { tariffs: [HALF_HOURLY, VARIABLE], defaultFrom: '2026-03-28T00:00:00Z' }),
     logger: silentLogger(), now: () => NOW, signal: new AbortController().signal, triggers, busyTimeoutMs: 5_000,
   });
   const rateRequests = () => sandbox.requests.filter((r) => r.path.includes('-unit-rates')).length;
@@ -38,7 +38,7 @@ describe('rates job: the day-ahead watch (sandbox, injected now)', () => {
       WHERE tariff_code = '${HALF_HOURLY}' AND local_date = DATE '2026-03-29'`))[0]!.n as number);
 
   it('fetches when there is no database yet', async () => {
-    const result = await runRates(ctx(['day_ahead']));
+    const result = await runRates(await ctx(['day_ahead']));
     expect(result.status).toBe('ok');
     expect(await storedHalfHours()).toBe(8); // 20:00Z…23:30Z of the 28th
     expect(result.ratesChanged).toBeGreaterThanOrEqual(8);
@@ -47,42 +47,42 @@ describe('rates job: the day-ahead watch (sandbox, injected now)', () => {
   });
 
   it('keeps fetching while tomorrow has none or some of its 46 half-hours', async () => {
-    let decision = await decideDayAhead(ctx(['day_ahead']));
+    let decision = await decideDayAhead(await ctx(['day_ahead']));
     expect(decision.fetch).toBe(true);
     expect(decision.tariffs.find((t) => t.tariffCode === HALF_HOURLY)).toMatchObject({ state: 'incomplete', stored: 0, expected: 46 });
     expect(decision.tariffs.find((t) => t.tariffCode === VARIABLE)?.state).toBe('not-half-hourly');
 
     let before = rateRequests();
-    let result = await runRates(ctx(['day_ahead']));
+    let result = await runRates(await ctx(['day_ahead']));
     expect(result.status).toBe('ok');
     expect(rateRequests()).toBeGreaterThan(before);
     expect(await storedHalfHours()).toBe(8); // nothing new published yet
 
     sandbox.setVisibleUntil(new Date('2026-03-29T12:00:00Z')); // partial: tomorrow's first 24 half-hours
     before = rateRequests();
-    result = await runRates(ctx(['day_ahead']));
+    result = await runRates(await ctx(['day_ahead']));
     expect(rateRequests()).toBeGreaterThan(before);
     expect(result.ratesChanged).toBe(24);
     expect(await storedHalfHours()).toBe(8 + 24);
     expect(await tomorrowSlots()).toBe(24);
-    decision = await decideDayAhead(ctx(['day_ahead']));
+    decision = await decideDayAhead(await ctx(['day_ahead']));
     expect(decision.fetch).toBe(true);
     expect(decision.reason).toContain(`${HALF_HOURLY} 24/46`);
   });
 
   it('stops fetching once tomorrow is complete; missed or extra ticks change nothing', async () => {
     sandbox.setVisibleUntil(undefined); // the rest of the 29th is published
-    const result = await runRates(ctx(['day_ahead']));
+    const result = await runRates(await ctx(['day_ahead']));
     expect(result.ratesChanged).toBe(22 + 2); // the 29th's last 22 half-hours, and the 30th's first two
     expect(await tomorrowSlots()).toBe(46);
-    const complete = await decideDayAhead(ctx(['day_ahead']));
+    const complete = await decideDayAhead(await ctx(['day_ahead']));
     expect(complete.fetch).toBe(false);
     expect(complete.tariffs.map((t) => [t.tariffCode, t.state])).toEqual([[HALF_HOURLY, 'complete'], [VARIABLE, 'not-half-hourly']]);
 
     const requests = rateRequests();
     const runs = await runsRecorded();
     for (let tick = 0; tick < 3; tick++) {
-      const skipped = await runRates(ctx(['day_ahead']));
+      const skipped = await runRates(await ctx(['day_ahead']));
       expect(skipped.status).toBe('skipped');
       expect(skipped.message).toMatch(/tomorrow \(2026-03-29\) complete/);
     }
@@ -93,7 +93,7 @@ describe('rates job: the day-ahead watch (sandbox, injected now)', () => {
   it('the 30-minute tick (or one merged with it) fetches even when tomorrow is complete', async () => {
     const before = rateRequests();
     const runs = await runsRecorded();
-    const result = await runRates(ctx(['rates', 'day_ahead']));
+    const result = await runRates(await ctx(['rates', 'day_ahead']));
     expect(result.status).toBe('ok');
     expect(result.ratesChanged).toBe(0);
     expect(ratesJob.followUps!(result)).toEqual([]);

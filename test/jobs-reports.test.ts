@@ -15,8 +15,8 @@ describe('reports job', () => {
   const db = tmp.file('reports.duckdb');
   const dir = tmp.file('out');
 
-  const ctx = (triggers: string[]): JobContext => ({
-    config: testConfig(db, sandbox.baseUrl, {
+  const ctx = async (triggers: string[]): Promise<JobContext> => ({
+    config: await testConfig(db, sandbox.baseUrl, {
       tariffs: ['E-1R-AGILE-24-10-01-H'], defaultFrom: '2026-03-28T00:00:00Z', reports: { dir, formats: ['csv'] },
     }),
     logger: silentLogger(), now: () => new Date('2026-03-29T19:20:00Z'), signal: new AbortController().signal,
@@ -25,7 +25,7 @@ describe('reports job', () => {
 
   beforeAll(async () => {
     sandbox = await startSandbox();
-    const rates = await runRates(ctx(['rates']));
+    const rates = await runRates(await ctx(['rates']));
     expect(rates.ratesChanged).toBe(56);
   });
   afterAll(async () => {
@@ -34,7 +34,7 @@ describe('reports job', () => {
   });
 
   it('exports into reports.dir and records an ok run in ingest_runs', async () => {
-    const result = await runReports(ctx(['after:rates']));
+    const result = await runReports(await ctx(['after:rates']));
     expect(result.status).toBe('ok');
     expect(result.ingestRunId).toBeGreaterThan(0);
     expect(readdirSync(dir, { recursive: true }).length).toBeGreaterThan(0);

@@ -230,7 +230,7 @@ afterAll(() => {
 async function buildWarehouse(file: string): Promise<void> {
   const sandbox = await startSandbox({});
   try {
-    const config = loadConfig({ db: file, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY });
+    const config = await loadConfig({ db: file, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY });
     const tariffs = [AGILE_J, AGILE_H, AGILE_N, 'E-1R-AGILE-24-10-01-G', 'E-1R-AGILE-24-10-01-M', DAY_NIGHT, EV, FLEXIBLE, OUTGOING];
     const summary = await runIngest(
       {

@@ -86,7 +86,7 @@ beforeAll(async () => {
     tariffCode: IOG, productCode: 'IOG-SMB-VAR-24-10-29', group: 'four_rate_ev_electricity_tariffs', product: iog.listing,
     dayRates: iog.day_unit_rates, nightRates: iog.night_unit_rates,
   });
-  const config = loadConfig({ db, baseUrl: sandbox.baseUrl }, {});
+  const config = await loadConfig({ db, baseUrl: sandbox.baseUrl }, {});
   const context = { config, logger: silentLogger(), now: () => new Date('2024-06-01T00:00:00Z') };
   for (const [from, to] of J_SPANS) {
     const run = await runIngest({ tariffs: [J], products: [], accounts: [], from: new Date(from), to: new Date(to), noProducts: true }, context);

@@ -40,7 +40,7 @@ const runs: IngestSummary[] = [];
 const snapshots: Record<string, unknown>[][] = [];
 
 async function ingest(): Promise<IngestSummary> {
-  const config = loadConfig({ db, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY });
+  const config = await loadConfig({ db, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY });
   return runIngest({
     tariffs: [], products: [{ code: 'EV-SANDBOX-24-01-01', regions: ['L'] }], accounts: [SANDBOX_EV_ACCOUNT], noProducts: true,
     from: new Date(FROM), to: new Date(TO),

@@ -1,14 +1,17 @@
-// Every SQL example of README.md (```sql blocks and `tariffs sql "…"` commands) run against the
+// Every SQL example of README.md and docs/ (```sql blocks and `tariffs sql "…"` commands) run against the
 // demo's warehouse (issue 43, item 5): each returns at least one row, or is listed here as needing
 // other data and says so ("needs …") in the comment right above it; and each answer of several
 // rows is ordered by a total order (its ORDER BY keys never tie, so LIMIT cuts at one place).
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { copyOfDemoWarehouse } from './helpers/demoWarehouse.js';
+import { markdownFiles, REPO } from './helpers/markdownBlocks.js';
 import { tempDir } from './helpers/warehouseTools.js';
 
 interface Example {
+  file: string;
   line: number;
   sql: string;
   /** The comment lines right above it (or its table row): where it says what data it needs. */
@@ -26,7 +29,11 @@ const NEEDS_OTHER_DATA = [
 ];
 
 function readmeExamples(): Example[] {
-  const lines = readFileSync(new URL('../README.md', import.meta.url), 'utf8').split('\n');
+  return markdownFiles().flatMap((file) => examplesOf(file));
+}
+
+function examplesOf(file: string): Example[] {
+  const lines = readFileSync(join(REPO, file), 'utf8').split('\n');
   const examples: Example[] = [];
   let fence: string | undefined;
   let comments: string[] = [];
@@ -44,20 +51,20 @@ function readmeExamples(): Example[] {
       else if (line.trim() === '') comments = [];
       else statement = { line: i + 1, text: [line] };
       if (statement && line.endsWith(';')) {
-        examples.push({ line: statement.line, sql: statement.text.join('\n').slice(0, -1), above: comments.join('\n') });
+        examples.push({ file, line: statement.line, sql: statement.text.join('\n').slice(0, -1), above: comments.join('\n') });
         statement = undefined;
         comments = [];
       }
       return;
     }
     // `tariffs sql "…"` in a shell block (its # comments above) or a table row (the row itself)
-    const start = /tariffs sql (?:--format \w+ )?"/.exec(line);
+    const start = /tariffs sql (?:--[\w-]+ [^\s"]+ )*"/.exec(line);
     if (start) {
       let text = line.slice(start.index + start[0].length);
       let j = i;
       while (!text.includes('"')) text += `\n${lines[++j]}`;
       const sql = text.slice(0, text.indexOf('"')).trim();
-      if (/\bFROM\b/i.test(sql)) examples.push({ line: i + 1, sql, above: fence === undefined ? line : comments.join('\n') });
+      if (/\bFROM\b/i.test(sql)) examples.push({ file, line: i + 1, sql, above: fence === undefined ? line : comments.join('\n') });
     }
     if (fence !== undefined) comments = /^\s*#/.test(line) ? [...comments, line] : [];
   });
@@ -104,7 +111,7 @@ describe('README SQL examples on the demo\'s warehouse', () => {
 
   it('each returns rows, or says above it what data it needs', async () => {
     for (const example of examples) {
-      const where = `README.md:${example.line}: ${example.sql.slice(0, 80)}`;
+      const where = `${example.file}:${example.line}: ${example.sql.slice(0, 80)}`;
       if (NEEDS_OTHER_DATA.some((piece) => example.sql.includes(piece))) {
         expect(example.above, where).toMatch(/\bneeds?\b/);
         continue;
@@ -117,7 +124,7 @@ describe('README SQL examples on the demo\'s warehouse', () => {
   it('each answer of several rows has an ORDER BY whose keys never tie', async () => {
     let ordered = 0;
     for (const example of examples.filter((e) => !NEEDS_OTHER_DATA.some((piece) => e.sql.includes(piece)))) {
-      const where = `README.md:${example.line}: ${example.sql.slice(0, 80)}`;
+      const where = `${example.file}:${example.line}: ${example.sql.slice(0, 80)}`;
       const rows = await warehouse.all(example.sql);
       if (rows.length <= 1) continue;
       const order = outerOrder(example.sql);

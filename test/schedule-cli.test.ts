@@ -57,7 +57,7 @@ describe('tariffs status', () => {
   beforeAll(async () => {
     sandbox = await startSandbox();
     const result = await runRates({
-      config: testConfig(db, sandbox.baseUrl, { tariffs: [TARIFF], defaultFrom: '2026-03-28T00:00:00Z' }),
+      config: await testConfig(db, sandbox.baseUrl, { tariffs: [TARIFF], defaultFrom: '2026-03-28T00:00:00Z' }),
       logger: silentLogger(), now: () => new Date('2026-03-28T17:00:00Z'), signal: new AbortController().signal,
       triggers: ['rates'], busyTimeoutMs: 5_000,
     });

@@ -9,6 +9,9 @@ import { loadConfig } from '../src/config/loadConfig.js';
 import { JOBS } from '../src/jobs/index.js';
 import { formatLocal } from '../src/time/index.js';
 
+/** The config without a file or environment: each test takes a copy. */
+const DEFAULT_CONFIG = await loadConfig({}, {});
+
 const iso = (dates: Date[]) => dates.map((d) => d.toISOString().replace('.000Z', 'Z'));
 const local = (dates: Date[]) => dates.map(formatLocal);
 /** The first fire time after `after` (within a year). */
@@ -99,7 +102,7 @@ describe('fireTimes: the default schedules on the clock-change days', () => {
 
 describe('tariffs schedule --list data (upcomingRuns)', () => {
   it('merges coinciding ticks of one job and keeps config overrides and "off"', () => {
-    const config = loadConfig({}, {});
+    const config = { ...DEFAULT_CONFIG, schedules: { ...DEFAULT_CONFIG.schedules } };
     config.schedules = { products: '30 1 * * *', reports: 'off' };
     const listed = upcomingRuns(resolveSchedules(JOBS, config), new Date('2026-03-28T15:55:00Z'), 48);
     expect(listed.map((j) => j.job)).toEqual(['products', 'rates']);

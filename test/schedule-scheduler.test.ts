@@ -10,6 +10,9 @@ import type { JobContext, JobDefinition, JobName, JobResult } from '../src/sched
 import { Scheduler } from '../src/schedule/Scheduler.js';
 import { upcomingRuns } from '../src/schedule/upcomingRuns.js';
 
+/** The config without a file or environment: each test takes a copy. */
+const DEFAULT_CONFIG = await loadConfig({}, {});
+
 interface Call {
   job: JobName;
   /** The second the run was due (it starts a tick later, after setImmediate). */
@@ -40,7 +43,7 @@ function standIns(calls: Call[], behaviours: Partial<Record<JobName, Behaviour>>
 }
 
 function configWith(schedules: Config['schedules']): Config {
-  const config = loadConfig({}, {});
+  const config = { ...DEFAULT_CONFIG, schedules: { ...DEFAULT_CONFIG.schedules } };
   config.schedules = schedules;
   return config;
 }

@@ -189,11 +189,11 @@ describe('API keys of 32 and 40 characters', () => {
       chmodSync(file, 0o600);
       const base = new URL(sandbox.baseUrl);
       // as a run picks them: the key from the config, the mode from TARIFFS_AUTH
-      const from = (config: ReturnType<typeof loadConfig>) => credentialsFrom(config, base, config.authMode);
+      const from = (config: Awaited<ReturnType<typeof loadConfig>>) => credentialsFrom(config, base, config.authMode);
       const ways = {
-        environment: from(loadConfig({}, { TARIFFS_API_KEY: key })),
-        'key file': from(loadConfig({ apiKeyFile: file }, {})),
-        'token exchange': from(loadConfig({}, { TARIFFS_API_KEY: key, TARIFFS_AUTH: 'token' })),
+        environment: from(await loadConfig({}, { TARIFFS_API_KEY: key })),
+        'key file': from(await loadConfig({ apiKeyFile: file }, {})),
+        'token exchange': from(await loadConfig({}, { TARIFFS_API_KEY: key, TARIFFS_AUTH: 'token' })),
       };
       for (const [way, credentials] of Object.entries(ways)) {
         sandbox.resetRequests();

@@ -57,14 +57,15 @@ export function withConfig(command: Command): Command {
   return command.option('--config <file>', 'JSON config file (tracked tariffs, products, accounts, schedules, ...)');
 }
 
-export function configFrom(flags: CommonFlags): Config {
+export function configFrom(flags: CommonFlags): Promise<Config> {
   return loadConfig({ configFile: flags.config, db: flags.db, baseUrl: flags.baseUrl, apiKeyFile: flags.apiKeyFile });
 }
 
 /** On a terminal: warnings and errors, one line each (-v or TARIFFS_LOG_LEVEL for more), above
  *  the progress bar; piped or under cron: JSON lines at info. */
-export function loggerFor(config: Config, flags: GlobalFlags): Logger {
+export async function loggerFor(config: Config, flags: GlobalFlags): Promise<Logger> {
   return createLogger({
+    pretty: process.stderr.isTTY === true ? (await import('pino-pretty')).default : undefined,
     level: config.logLevel ?? (flags.verbose ? 'info' : undefined),
     color: config.color && flags.color !== false,
     prettyDestination: terminalLog,

@@ -9,9 +9,9 @@ import { renderExactTable, type TableLayout } from './table.js';
 /** `layout`: a listing for people (products, tariffs), whose table fits the terminal by leaving
  *  columns out; without, an analyst's query, whose table shows every column (src/cli/table.ts). */
 export async function printQuery(flags: CommonFlags, sql: string, layout?: TableLayout): Promise<void> {
-  const config = configFrom(flags);
+  const config = await configFrom(flags);
   const format = formatOf(flags);
-  const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config, flags) });
+  const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: await loggerFor(config, flags) });
   try {
     const reader = await warehouse.reader(sql);
     // exactly the columns selected; DOUBLEs without the noise of their last bits (see withoutNoise)

@@ -44,9 +44,9 @@ export function withTariffDays(command: Command, from = `first day (default: eve
 }
 
 export async function withWarehouse<T>(flags: CommonFlags, fn: (warehouse: Warehouse, format: OutputFormat) => Promise<T>): Promise<T> {
-  const config = configFrom(flags);
+  const config = await configFrom(flags);
   const format = formatOf(flags);
-  const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config, flags) });
+  const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: await loggerFor(config, flags) });
   try {
     return await fn(warehouse, format);
   } finally {

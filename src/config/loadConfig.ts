@@ -2,11 +2,9 @@
 // Precedence: command-line flags > environment > config file > defaults.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
-import { normaliseBaseUrl } from '../api/urls.js';
 import { UsageError } from '../errors.js';
-import { parseCron } from '../cron/fireTimes.js';
-import { parseUserDateTime } from '../time/index.js';
+import type { ConfigFile } from './configFile.js';
+import { listed, valueProblems } from './configValues.js';
 
 export const DEFAULT_BASE_URL = 'https://api.octopus.energy/v1/';
 export const DEFAULT_DB = 'data/tariffs.duckdb';
@@ -15,42 +13,7 @@ export const DEFAULT_CALORIFIC_VALUE = 39.5;
 /** Half an hour, the rates job's period: a stuck run holds the database at most one tick. */
 export const DEFAULT_MAX_RUN_SECONDS = 1800;
 
-const scheduleSchema = z.string().min(1);
 
-/** The config file's shape (zod: the one that names each bad key). */
-const fileSchema = z.strictObject({
-  db: z.string().min(1).optional(),
-  base_url: z.string().min(1).optional(),
-  tariffs: z.array(z.string().regex(/^[EG]-(1R|2R)-[A-Z0-9-]+-[A-P]$/, 'a tariff code like E-1R-AGILE-24-10-01-C')).optional(),
-  products: z.array(z.strictObject({
-    code: z.string().min(1),
-    regions: z.array(z.string().regex(/^[A-P]$/, 'a region letter A-P')).min(1),
-  })).optional(),
-  accounts: z.array(z.string().min(1)).optional(),
-  default_from: z.string().min(1).optional(),
-  lookback_hours: z.number().int().min(0).max(24 * 14).optional(),
-  concurrency: z.number().int().min(1).max(32).optional(),
-  max_run_seconds: z.number().int().min(0).max(7 * 24 * 3600).optional(),
-  schedules: z.strictObject({
-    products: scheduleSchema.optional(),
-    rates: scheduleSchema.optional(),
-    day_ahead: scheduleSchema.optional(),
-    dispatches: scheduleSchema.optional(),
-    reports: scheduleSchema.optional(),
-  }).optional(),
-  reports: z.strictObject({
-    dir: z.string().min(1).optional(),
-    formats: z.array(z.enum(['csv', 'parquet', 'html'])).min(1).optional(),
-  }).optional(),
-  consumption: z.boolean().optional(),
-  gas: z.strictObject({
-    calorific_value: z.number().min(30).max(50).optional(),
-    unit: z.enum(['m3', 'kWh']).optional(),
-  }).optional(),
-  payment_method: z.enum(['DIRECT_DEBIT', 'NON_DIRECT_DEBIT']).optional(),
-});
-
-export type ConfigFile = z.infer<typeof fileSchema>;
 
 export interface Config {
   db: string;
@@ -107,9 +70,12 @@ export function configFileFrom(env: NodeJS.ProcessEnv): string | undefined {
   return file && existsSync(file) ? file : undefined;
 }
 
-export function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): Config {
+/** The config: flags over environment over the config file over defaults. Asynchronous because the
+ *  config file's validator (zod) is loaded only when there is a file to validate: a command run
+ *  without one (most queries) does not pay for loading it. */
+export async function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.ProcessEnv = process.env): Promise<Config> {
   const configFile = overrides.configFile ?? configFileFrom(env);
-  const fileValues = configFile ? readConfigFile(configFile) : {};
+  const fileValues = configFile ? (await import('./configFile.js')).readConfigFile(configFile) : {};
   const logLevel = overrides.logLevel ?? nonEmpty(env.TARIFFS_LOG_LEVEL);
   if (logLevel !== undefined && !LOG_LEVELS.includes(logLevel)) {
     throw new UsageError(`TARIFFS_LOG_LEVEL: '${logLevel}' is not one of ${LOG_LEVELS.join(', ')}`);
@@ -154,29 +120,6 @@ function checkValues(config: Config, file: ConfigFile, baseUrlSource: string): v
   throw new UsageError(config.file ? listed(`--config ${config.file}`, problems) : problems.join('\n  '));
 }
 
-function valueProblems(values: { base_url?: unknown; default_from?: unknown; schedules?: unknown }, baseUrlSource = 'base_url'): string[] {
-  const problems: string[] = [];
-  const attempt = (fn: () => unknown) => {
-    try {
-      fn();
-    } catch (error) {
-      problems.push((error as Error).message);
-    }
-  };
-  if (typeof values.base_url === 'string') attempt(() => normaliseBaseUrl(values.base_url as string, baseUrlSource));
-  if (typeof values.default_from === 'string') attempt(() => parseUserDateTime(values.default_from as string, 'default_from'));
-  if (values.schedules && typeof values.schedules === 'object') {
-    for (const [key, expression] of Object.entries(values.schedules)) {
-      if (typeof expression === 'string' && expression.trim() !== 'off') attempt(() => parseCron(expression.trim(), `schedules.${key}`));
-    }
-  }
-  return problems;
-}
-
-function listed(where: string, problems: string[]): string {
-  return `${where}: ${problems.length === 1 ? problems[0] : `${problems.length} problems:\n  ${problems.join('\n  ')}`}`;
-}
-
 function parseAuthMode(value: string | undefined): 'basic' | 'token' {
   if (value === undefined || value === '' || value === 'basic') return 'basic';
   if (value === 'token') return 'token';
@@ -186,32 +129,6 @@ function parseAuthMode(value: string | undefined): 'basic' | 'token' {
 function nonEmpty(value: string | undefined): string | undefined {
   const trimmed = value?.trim();
   return trimmed ? trimmed : undefined;
-}
-
-export function readConfigFile(file: string): ConfigFile {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`--config ${file}: cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--config ${file}: not valid JSON (${(error as Error).message})`);
-  }
-  const parsed = fileSchema.safeParse(json);
-  if (!parsed.success) {
-    // Every problem at once, each with its key: fixing a config should not take one run per error.
-    const problems = parsed.error.issues.map((issue) => {
-      const path = issue.path.length ? issue.path.join('.') : '(top level)';
-      return `${path}: ${issue.message}`;
-    });
-    if (json && typeof json === 'object') problems.push(...valueProblems(json as Record<string, unknown>));
-    throw new UsageError(listed(`--config ${file}`, problems));
-  }
-  return parsed.data;
 }
 
 /** The key file must be private to its owner, like an ssh key: a key others can read is refused. */
@@ -231,3 +148,5 @@ export function readApiKeyFile(file: string): string {
   if (!key) throw new UsageError(`--api-key-file ${file}: the file is empty`);
   return key;
 }
+
+export type { ConfigFile } from './configFile.js';

@@ -50,7 +50,7 @@ export async function buildDemoWarehouse(db: string, logger: Logger, progress: D
     progress.stage?.(`ingesting ${tariffs.length} tariffs and the sandbox household from ${DEMO_FROM.toISOString().slice(0, 10)}`);
     // The sandbox account (its key is public, like the sandbox): meters, agreements, consumption.
     const config = {
-      ...loadConfig({ db: tmp, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY }), defaultFrom: DEMO_FROM.toISOString(),
+      ...await loadConfig({ db: tmp, baseUrl: sandbox.baseUrl }, { TARIFFS_API_KEY: SANDBOX_API_KEY }), defaultFrom: DEMO_FROM.toISOString(),
     };
     const ingest = await runIngest(
       // the four-rate EV tariff's night band comes from its product detail

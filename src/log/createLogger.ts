@@ -2,7 +2,7 @@
 // default. On a terminal: one readable line per entry (pino-pretty, colour unless NO_COLOR or
 // --no-color), warnings and errors only by default, so results are not drowned in logs.
 import { pino, type Logger, type DestinationStream } from 'pino';
-import pinoPretty from 'pino-pretty';
+import type PinoPretty from 'pino-pretty';
 
 export type { Logger } from 'pino';
 
@@ -11,8 +11,9 @@ export interface LoggerOptions {
   level?: string;
   /** Where JSON log lines go; defaults to stderr. Tests pass a stream to capture them. */
   destination?: DestinationStream;
-  /** Human-readable lines (default: when stderr is a terminal). */
-  pretty?: boolean;
+  /** Human-readable lines through pino-pretty, its module given (`await import('pino-pretty')`)
+   *  only when they are wanted (the CLI: stderr a terminal), so that JSON runs never load it. */
+  pretty?: typeof PinoPretty;
   /** Colour in pretty lines (default true). */
   color?: boolean;
   /** Where pretty lines go (default stderr); the CLI passes one that shares the terminal with the progress bar. */
@@ -26,12 +27,12 @@ export const REDACT_PATHS = [
 ];
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const pretty = options.destination === undefined && (options.pretty ?? process.stderr.isTTY === true);
+  const pretty = options.destination === undefined ? options.pretty : undefined;
   const level = options.level ?? (pretty ? 'warn' : 'info');
   const base = { level, redact: { paths: REDACT_PATHS, censor: '[redacted]' } };
   if (options.destination) return pino(base, options.destination);
   if (pretty) {
-    return pino(base, pinoPretty({
+    return pino(base, pretty({
       colorize: options.color ?? true,
       singleLine: true,
       ignore: 'pid,hostname',

@@ -16,7 +16,7 @@ export async function buildAgileWarehouse(dir: string): Promise<string> {
   const db = join(dir, 'agile.duckdb');
   const sandbox = await startSandbox({ profile: PROFILE });
   try {
-    const config = loadConfig({ db, baseUrl: sandbox.baseUrl }, {});
+    const config = await loadConfig({ db, baseUrl: sandbox.baseUrl }, {});
     const summary = await runIngest(
       {
         tariffs: [TARIFF_A, TARIFF_J], products: [], accounts: [],

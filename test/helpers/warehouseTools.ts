@@ -14,8 +14,8 @@ export function tempDir(prefix = 'tariffs-'): { dir: string; file: (name: string
   return { dir, file: (name) => join(dir, name), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-export function testConfig(db: string, baseUrl: string, extra: Partial<Config> = {}): Config {
-  return { ...loadConfig({ db, baseUrl }, {}), ...extra };
+export async function testConfig(db: string, baseUrl: string, extra: Partial<Config> = {}): Promise<Config> {
+  return { ...(await loadConfig({ db, baseUrl }, {})), ...extra };
 }
 
 /** Every wait the in-process ingests of this file asked their HTTP client for, in ms (back-off and
@@ -35,7 +35,7 @@ export async function ingest(
 ): Promise<IngestSummary> {
   return runIngest(
     { tariffs: [], products: [], accounts: [], ...request },
-    { config: testConfig(db, baseUrl, extra), logger: silentLogger(), http },
+    { config: await testConfig(db, baseUrl, extra), logger: silentLogger(), http },
   );
 }
 

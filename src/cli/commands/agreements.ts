@@ -34,9 +34,9 @@ Prints {layout, rows, meters, meters_replaced, meters_unchanged, meter_points_ad
 Exit status: 0 stored, 1 a bad row or failure, 2 bad usage, 75 database busy.`);
   importCommand.action(action(async (file: string, flags: ImportFlags) => {
     const format = resolveFormat(flags.format);
-    const config = configFrom(flags);
+    const config = await configFrom(flags);
     assertReadable(file, 'agreements file');
-    const logger = loggerFor(config, flags).child({ job: 'agreements-import' });
+    const logger = (await loggerFor(config, flags)).child({ job: 'agreements-import' });
     const session = await WriteSession.open(config.db, { logger, busyTimeoutMs: busyTimeoutMsOf(flags), purpose: 'agreements-import' });
     try {
       const summary = await importAgreementsFile(session.warehouse, { path: file, source: file, logger });

@@ -41,7 +41,7 @@ that fits none is refused); priced a batch of meters at a time, a progress bar o
 SQL: portfolio_comparison([tariffs], from, to, meters := …, mismatches := 'skip').
 ${RULES}`);
   command.action(action(async (flags: CompareFlags) => {
-    const payment = flags.paymentMethod ?? configFrom(flags).paymentMethod;
+    const payment = flags.paymentMethod ?? (await configFrom(flags)).paymentMethod;
     const defaults = lastCompleteMonths(new Date());
     const range = flags.from === undefined && flags.to === undefined ? { from: defaults.from, to: defaults.to } : rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {

@@ -61,7 +61,7 @@ updated, unchanged, first_interval_start, last_interval_end}. Exit status: 0 sto
   importCommand.action(action(async (file: string, flags: ImportFlags) => {
     const unit = flags.unit ?? 'kWh';
     const format = resolveFormat(flags.format);
-    const config = configFrom(flags);
+    const config = await configFrom(flags);
     if (file !== '-') {
       assertReadable(file, 'consumption file');
       if (isLongFile(file)) return importLong(file, file, flags, format);
@@ -78,7 +78,7 @@ updated, unchanged, first_interval_start, last_interval_end}. Exit status: 0 sto
     }
     const meter = flags.meter;
     if (!meter) throw new UsageError(`--meter MPAN:SERIAL is required for a one-meter CSV (${file === '-' ? 'stdin' : file} has no meter_point column)`);
-    const logger = loggerFor(config, flags).child({ job: 'consumption-import' });
+    const logger = (await loggerFor(config, flags)).child({ job: 'consumption-import' });
     const session = await WriteSession.open(config.db, { logger, busyTimeoutMs: busyTimeoutMsOf(flags), purpose: 'consumption-import' });
     try {
       const summary = await importConsumptionFile(session.warehouse, {
@@ -100,8 +100,8 @@ const LONG_IMPORT_MEMORY_LIMIT = '3GB';
 async function importLong(path: string, source: string, flags: ImportFlags, format: ReturnType<typeof resolveFormat>): Promise<void> {
   if (flags.meter) throw new UsageError(`--meter: ${source} is a long file that names its meters in its meter_point column; drop --meter`);
   if (flags.unit === 'm3') throw new UsageError(`--unit m3: ${source} is a long file, whose kwh column is in kWh`);
-  const config = configFrom(flags);
-  const logger = loggerFor(config, flags).child({ job: 'consumption-import' });
+  const config = await configFrom(flags);
+  const logger = (await loggerFor(config, flags)).child({ job: 'consumption-import' });
   const session = await WriteSession.open(config.db, { logger, busyTimeoutMs: busyTimeoutMsOf(flags), purpose: 'consumption-import' });
   try {
     await session.warehouse.run(`SET memory_limit = '${LONG_IMPORT_MEMORY_LIMIT}'`);

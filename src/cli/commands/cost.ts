@@ -54,7 +54,7 @@ ${RULES}`);
   command.action(action(async (flags: CostFlags) => {
     const per = flags.per ?? 'day';
     const range = rangeOf(flags);
-    const payment = flags.paymentMethod ?? configFrom(flags).paymentMethod;
+    const payment = flags.paymentMethod ?? (await configFrom(flags)).paymentMethod;
     const dispatches = flags.dispatches ?? parseDispatchMode(undefined);
     await withWarehouse(flags, async (warehouse, format) => {
       if (flags.meter === undefined) {

@@ -29,7 +29,7 @@ tariff's latest complete local day, negative-price statistics and the clock-chan
 replaced (exit 2). Paths are relative to the current directory. On a terminal each stage is a line
 on stderr, with a progress bar while it works; piped, only the summary is printed.`)
     .action(action(async (flags: DemoFlags) => {
-      const logger = loggerFor(loadConfig(), flags);
+      const logger = await loggerFor(await loadConfig(), flags);
       const progress = demoProgress();
       let result;
       try {

@@ -59,8 +59,8 @@ database, 130/143 interrupted (the batches stored are kept: re-run to continue).
     action(async (file: string, flags: LoadFlags) => {
       const format = resolveFormat(flags.format);
       if (format !== 'table' && format !== 'json') throw new UsageError(`--format: '${format}' is not one of table, json`);
-      const config = configFrom(flags);
-      const logger = loggerFor(config, flags).child({ job: 'events-load' });
+      const config = await configFrom(flags);
+      const logger = (await loggerFor(config, flags)).child({ job: 'events-load' });
       const input = await openEventInput(file);
       const session = await WriteSession.open(config.db, { logger, busyTimeoutMs: busyTimeoutMsOf(flags), purpose: 'events-load' })
         .catch((error: unknown) => {

@@ -38,8 +38,8 @@ On a terminal, a progress bar on stderr counts the reports and the HTML page's s
 written. Prints the files written (path, rows, format). Exit status: 0 written, 1 no data for a tariff
 or an unwritable --out, 2 bad usage, 75 the database stayed busy.`);
   command.action(action(async (flags: ExportFlags) => {
-    const config = configFrom({ db: flags.db, config: flags.config });
-    const logger = loggerFor(config, flags);
+    const config = await configFrom({ db: flags.db, config: flags.config });
+    const logger = await loggerFor(config, flags);
     const progress = createStepBar('export', 'steps');
     let files;
     try {

@@ -66,8 +66,8 @@ dispatches fetched over GraphQL with a token (tables dispatches, smart_devices; 
 effective_rates); a server without them gives one warning (summary warnings) and the run goes on.
 Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account needs them).`);
   command.action(action(async (flags: IngestFlags) => {
-    const config = configFrom(flags);
-    const logger = loggerFor(config, flags);
+    const config = await configFrom(flags);
+    const logger = await loggerFor(config, flags);
     const regions = flags.region ?? [];
     const request = {
       tariffs: [...config.tariffs, ...(flags.tariff ?? [])],

@@ -14,8 +14,8 @@ copy is needed), checks it table by table, renames it over the working file and 
 the database; CHECKPOINT and VACUUM do not shrink a DuckDB file. Readers are never locked out;
 exit 75 when another tariffs job is writing for longer than --busy-timeout.`);
   command.action(action(async (flags: CommonFlags & { vacuum?: boolean; busyTimeout?: number }) => {
-    const config = configFrom(flags);
-    const session = await WriteSession.open(config.db, { logger: loggerFor(config, flags), busyTimeoutMs: busyTimeoutMsOf(flags), purpose: 'migrate' });
+    const config = await configFrom(flags);
+    const session = await WriteSession.open(config.db, { logger: await loggerFor(config, flags), busyTimeoutMs: busyTimeoutMsOf(flags), purpose: 'migrate' });
     try {
       if (flags.vacuum) {
         const { bytesBefore, bytesAfter } = await vacuumWarehouse(session.warehouse);

@@ -42,9 +42,9 @@ ${FORMS}`);
 
 /** `regions --list`: discovery from the API. */
 async function listRegions(flags: CommonFlags & { product?: string }): Promise<void> {
-  const config = configFrom(flags);
+  const config = await configFrom(flags);
   const format = formatOf(flags);
-  const client = new OctopusClient({ baseUrl: config.baseUrl, logger: loggerFor(config, flags) });
+  const client = new OctopusClient({ baseUrl: config.baseUrl, logger: await loggerFor(config, flags) });
   try {
     if (flags.product !== undefined) {
       writeRows(productTariffs(await client.product(flags.product)), format);

@@ -44,11 +44,11 @@ watch leaves out :00 and :30, when the 30-minute run already fetches):
   15 20 * * *                 tariffs run reports --config /etc/tariffs.json`);
   command.action(action(async (first: JobDefinition, flags: RunFlags) => {
     const format = formatOf(flags);
-    const config = configFrom(flags);
+    const config = await configFrom(flags);
     if (first.name === 'rates' && config.tariffs.length + config.products.length + config.accounts.length === 0) {
       throw new UsageError(config.file ? `nothing to fetch: --config ${config.file} lists no tariffs, products or accounts` : 'nothing to fetch: give --config (or TARIFFS_CONFIG) with tariffs, products or accounts');
     }
-    const logger = loggerFor(config, flags);
+    const logger = await loggerFor(config, flags);
     const interrupt = interruptSignal(logger);
     const outcomes: JobOutcome[] = [];
     try {

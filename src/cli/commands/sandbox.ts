@@ -80,8 +80,8 @@ export function configure(command: Command): void {
         writeRows(rows, resolveFormat(flags.format));
         return;
       }
-      const config = loadConfig();
-      const logger = loggerFor(config, flags);
+      const config = await loadConfig();
+      const logger = await loggerFor(config, flags);
       const options: SandboxOptions = {
         port: flags.port, host: flags.host, tokenTtlSeconds: flags.tokenTtl, faults: flags.fault, profile: flags.profile,
         ...(flags.latency === undefined ? {} : { latencyMs: flags.latency }),

@@ -67,7 +67,7 @@ export function configure(command: Command): void {
   withConfig(withApi(withDb(withFormat(command))));
   command.addHelpText('after', HELP);
   command.action(action(async (flags: ScheduleFlags) => {
-    const config = configFrom(flags);
+    const config = await configFrom(flags);
     if (flags.list) {
       const listed = upcomingRuns(resolveSchedules(JOBS, config), flags.now ?? new Date(), flags.hours, JOBS.map((j) => j.name));
       const format = formatOf(flags);
@@ -77,7 +77,7 @@ export function configure(command: Command): void {
     }
     const busyTimeoutMs = flags.busyTimeout * 1000;
     const graceMs = flags.stopTimeout * 1000;
-    const logger = loggerFor(config, flags);
+    const logger = await loggerFor(config, flags);
     const busyRetryMs = flags.busyRetry * 1000;
     // On a terminal a line at the start, one per run and one at the end (the logs show warnings only).
     const say = process.stderr.isTTY ? sayOnTerminal : undefined;

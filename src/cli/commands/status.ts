@@ -56,10 +56,10 @@ more than --max-meter-age days before today, 3 by default: the supplier usually 
 yesterday's by the morning); each problem is one line on stderr. JSON output adds "meters": per
 meter the view meter_freshness's row as of --now (latest_reading, age_days, holes_7d).`);
   command.action(action(async (flags: StatusFlags) => {
-    const config = configFrom(flags);
+    const config = await configFrom(flags);
     const format = formatOf(flags);
     const now = flags.now ?? new Date();
-    const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: loggerFor(config, flags), busyTimeoutMs: flags.busyTimeout * 1000 });
+    const warehouse = await Warehouse.open(config.db, { readOnly: true, logger: await loggerFor(config, flags), busyTimeoutMs: flags.busyTimeout * 1000 });
     let status;
     try {
       status = await warehouseStatus(warehouse, config, now, readBusyAttempts(jobPaths(config.db).busyLog));
