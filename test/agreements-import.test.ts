@@ -123,6 +123,14 @@ describe('an agreements file with a mid-year switch', () => {
     expect({ agreements: await stored(db), meters: await query(db, 'SELECT * FROM meter_points ORDER BY ALL') }).toEqual(before);
   });
 
+  it('refuses an agreement in force for no time (valid_to = valid_from, in another offset), and stores nothing', async () => {
+    const before = await stored(db);
+    const result = await agreementsCli(db, file('empty.csv', [HEADER, `${MP},${FIRST},2024-01-01T00:00:00Z,2024-01-01T01:00:00+01:00`]));
+    expect(result.code, result.stderr).toBe(1);
+    expect(result.stderr).toContain("empty.csv: line 2, column 'valid_to': '2024-01-01T01:00:00+01:00' is not after valid_from");
+    expect(await stored(db)).toEqual(before);
+  });
+
   it('from Parquet replaces the agreements of the meters it names', async () => {
     const path = tmp.file('agreements.parquet');
     const instance = await DuckDBInstance.create(':memory:');

@@ -86,6 +86,37 @@ describe('status --check', () => {
     expect(byTariff.get(QUIET.tariff)).toMatchObject({ product_withdrawn_at: null, rates_stopped_on: '2026-03-31' });
   });
 
+  it('a product listed again after it left is not named: only its latest change counts', async () => {
+    const relisted = tmp.file('relisted.duckdb');
+    sandbox.setListed(GONE.product, true);
+    try {
+      expect((await ingest(relisted, sandbox.baseUrl, { tariffs: [GONE.tariff], from: FROM })).status).toBe('ok'); // baseline
+      sandbox.setListed(GONE.product, false);
+      expect((await ingest(relisted, sandbox.baseUrl, { tariffs: [GONE.tariff], from: FROM })).status).toBe('ok');
+      sandbox.setListed(GONE.product, true);
+      expect((await ingest(relisted, sandbox.baseUrl, { tariffs: [GONE.tariff], from: FROM })).status).toBe('ok');
+    } finally {
+      sandbox.setListed(GONE.product, false);
+    }
+    expect(await query(relisted, `SELECT change FROM product_changes WHERE product_code = '${GONE.product}' ORDER BY seen_at`))
+      .toEqual([{ change: 'withdrawn' }, { change: 'added' }]);
+    const result = await runCli(['status', '--check', '--now', '2026-06-01T12:00:00Z', '--db', relisted, '--format', 'json']);
+    expect(result.stderr).not.toContain('left the supplier');
+    const status = JSON.parse(result.stdout) as { tariffs: { tariff: string; product_withdrawn_at: string | null }[] };
+    expect(status.tariffs.find((t) => t.tariff === GONE.tariff)).toMatchObject({ product_withdrawn_at: null });
+  });
+
+  it('the quiet tariff is named from the first day after its last rate, not on that day', async () => {
+    const [lastDay, dayAfter] = await Promise.all(['2026-03-31T22:30:00+01:00', '2026-04-01T00:30:00+01:00']
+      .map((now) => runCli(['status', '--check', '--now', now, '--db', db, '--format', 'json'])));
+    const stopped = (r: { stdout: string }) => (JSON.parse(r.stdout) as { tariffs: { tariff: string; rates_stopped_on: string | null }[] })
+      .tariffs.find((t) => t.tariff === QUIET.tariff)!.rates_stopped_on;
+    expect(stopped(lastDay!)).toBeNull();
+    expect(lastDay!.stderr).not.toContain('quiet');
+    expect(stopped(dayAfter!)).toBe('2026-03-31');
+    expect(dayAfter!.stderr).toContain(`${QUIET.tariff}: quiet: its rates stopped on 2026-03-31`);
+  });
+
   it('before its rates ended the same tariff is not quiet', async () => {
     const result = await runCli(['status', '--check', '--now', '2026-03-15T12:00:00Z', '--db', db, '--format', 'json']);
     expect(result.stderr).not.toContain('quiet');

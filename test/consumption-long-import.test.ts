@@ -124,6 +124,25 @@ describe('a long CSV of many meters', () => {
     expect(await snapshot(db)).toEqual(before);
   });
 
+  it('refuses a meter point or serial that is only part of its cell, and stores nothing', async () => {
+    const before = await snapshot(db);
+    const cases: [string, (lines: string[]) => void, RegExp][] = [
+      ['meter.csv', (l) => { l[30] = l[30]!.replace(METERS[0]!, `MPAN ${METERS[0]}`); },
+        /meter\.csv: line 31, column 'meter_point': 'MPAN 1200000000001' is not an MPAN or MPRN/],
+      ['serial.csv', (l) => { l[40] = l[40]!.replace(',S0,', ',S0 (old),'); }, /serial\.csv: line 41, column 'serial': 'S0 \(old\)' is not a meter serial/],
+    ];
+    const results = await Promise.all(cases.map(([name, spoil]) => {
+      const lines = longLines();
+      spoil(lines);
+      return importFile(db, csv(name, lines));
+    }));
+    cases.forEach(([name, , message], i) => {
+      expect(results[i]!.code, `${name}: ${results[i]!.stderr}`).toBe(1);
+      expect(results[i]!.stderr, name).toMatch(message);
+    });
+    expect(await snapshot(db)).toEqual(before);
+  });
+
   it('with a changed reading keeps the old one as a revision', async () => {
     const lines = ['meter_point,serial,interval_start,kwh', `${METERS[2]},S2,${iso(START + 3 * HH)},7.25`, `${METERS[2]},S2,${iso(START + 4 * HH)},${kwhOf(2, 4)}`];
     const result = await importFile(db, csv('fix.csv', lines));

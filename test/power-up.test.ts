@@ -12,9 +12,13 @@ import { loadConfig } from '../src/config/loadConfig.js';
 import { runIngest, type IngestSummary } from '../src/ingest/ingest.js';
 import { silentLogger } from '../src/log/createLogger.js';
 import { MOVED_AT, MOVED_FROM, POWER_UPS } from '../src/sandbox/sandboxFlexibility.js';
-import { EV_HOUSEHOLD, SANDBOX_API_KEY, SANDBOX_EV_ACCOUNT, startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
+import { HOUSEHOLD as HOUSEHOLD_DATA } from '../src/sandbox/loadSandboxData.js';
+import {
+  EV_HOUSEHOLD, SANDBOX_ACCOUNT, SANDBOX_API_KEY, SANDBOX_EV_ACCOUNT, startSandbox, type Sandbox, type SandboxFlexEvent,
+} from '../src/sandbox/startSandbox.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { bruteEffectiveRates, halfHoursOf, HH_MS, type Household } from './helpers/dispatchBruteForce.js';
+import { regionJPrices } from './helpers/realAgilePrices.js';
 import { runCli } from './helpers/runCli.js';
 
 const product = JSON.parse(readFileSync(new URL('../data/sandbox/synthetic/four_rate_ev_product.json', import.meta.url), 'utf8')) as {
@@ -166,5 +170,66 @@ describe('Power Up half-hours priced free', () => {
     const result = await runCli(['cost', '--meter', MP, '--from', '2024-10-27', '--to', '2024-10-28', '--db', db, '--format', 'json']);
     expect(result.code, result.stderr).toBe(0);
     expect((JSON.parse(result.stdout) as { free_half_hours: number }[]).map((r) => r.free_half_hours)).toEqual([4]);
+  });
+});
+
+// The Agile household (region J) with Power Ups of its own (SandboxOptions.powerUps), ingested by
+// `tariffs ingest --account` and costed by `tariffs cost`: one over real negative Agile prices
+// (2023-07-02, a sunny Sunday), paid at those prices, not zero; one starting at 13:15, which frees
+// only the half-hours wholly inside it (its start rounded up to 13:30).
+describe('Power Ups of the Agile household, through the CLI', () => {
+  const AGILE_MP = HOUSEHOLD_DATA.importMpan;
+  const AGILE_POWER_UPS: SandboxFlexEvent[] = [
+    { code: 'PU-NEGATIVE', start: '2023-07-02T12:00:00Z', end: '2023-07-02T13:00:00Z', participant: true },
+    { code: 'PU-QUARTER', start: '2023-07-03T13:15:00Z', end: '2023-07-03T14:15:00Z', participant: true },
+  ];
+  const FREE = ['2023-07-02T12:00:00Z', '2023-07-02T12:30:00Z', '2023-07-03T13:30:00Z'].map(Date.parse);
+  const prices = new Map(regionJPrices().map((p) => [p.ms, p.inc]));
+  let agileSandbox: Sandbox;
+  let agileDb: string;
+
+  beforeAll(async () => {
+    agileSandbox = await startSandbox({ powerUps: { [AGILE_MP]: AGILE_POWER_UPS } });
+    agileDb = join(dir, 'agile-power-up.duckdb');
+    const result = await runCli(['ingest', '--account', SANDBOX_ACCOUNT, '--from', '2023-07-01', '--to', '2023-07-05', '--no-products',
+      '--db', agileDb, '--base-url', agileSandbox.baseUrl, '--format', 'json'], { env: { TARIFFS_API_KEY: SANDBOX_API_KEY } });
+    expect(result.code, result.stderr).toBe(0);
+  }, 180_000);
+  afterAll(async () => {
+    await agileSandbox?.close();
+  });
+
+  it('a Power Up over negative prices pays them; one starting at 13:15 frees from 13:30; `cost` shows both', async () => {
+    const perHalfHour = await runCli(['cost', '--meter', AGILE_MP, '--from', '2023-07-02', '--to', '2023-07-04', '--per', 'half-hour',
+      '--db', agileDb, '--format', 'json']);
+    expect(perHalfHour.code, perHalfHour.stderr).toBe(0);
+    const rows = (JSON.parse(perHalfHour.stdout) as Record<string, unknown>[]).map((r) => ({
+      ms: Date.parse(String(r.slot_start)), kwh: Number(r.kwh), price: Number(r.value_inc_vat), cost: Number(r.cost_inc_vat), free: r.free_half_hour,
+    }));
+    expect(rows).toHaveLength(96);
+    expect(rows.filter((r) => r.free).map((r) => r.ms)).toEqual(FREE);
+    // the real prices: negative inside PU-NEGATIVE, positive around PU-QUARTER
+    for (const ms of FREE.slice(0, 2)) expect(prices.get(ms)!).toBeLessThan(-10);
+    for (const iso of ['2023-07-03T13:00:00Z', '2023-07-03T13:30:00Z', '2023-07-03T14:00:00Z']) expect(prices.get(Date.parse(iso))!).toBeGreaterThan(5);
+    for (const r of rows) {
+      const real = prices.get(r.ms)!;
+      const price = FREE.includes(r.ms) ? Math.min(real, 0) : real;
+      expect(r.price, new Date(r.ms).toISOString()).toBeCloseTo(price, 9);
+      expect(r.cost, new Date(r.ms).toISOString()).toBeCloseTo(r.kwh * price, 3); // the CLI rounds
+    }
+    const negative = rows.filter((r) => FREE.slice(0, 2).includes(r.ms));
+    expect(negative.every((r) => r.kwh > 0 && r.cost < 0)).toBe(true);
+    const quarter = rows.find((r) => r.ms === Date.parse('2023-07-03T13:00:00Z'))!;
+    expect(quarter).toMatchObject({ free: false });
+    expect(quarter.cost).toBeGreaterThan(0);
+
+    const perDay = await runCli(['cost', '--meter', AGILE_MP, '--from', '2023-07-02', '--to', '2023-07-04', '--db', agileDb, '--format', 'json']);
+    expect(perDay.code, perDay.stderr).toBe(0);
+    const days = JSON.parse(perDay.stdout) as { local_date: string; free_half_hours: number; energy_cost_inc_vat: number }[];
+    expect(days.map((d) => [d.local_date, d.free_half_hours])).toEqual([['2023-07-02', 2], ['2023-07-03', 1]]);
+    days.forEach((d, i) => {
+      const own = rows.slice(i * 48, (i + 1) * 48);
+      expect(d.energy_cost_inc_vat).toBeCloseTo(own.reduce((s, r) => s + r.cost, 0), 2);
+    });
   });
 });

@@ -1,5 +1,6 @@
-// Blocks are not auth failures: a 403 HTML page or empty body from the sandbox's `blocked` fault,
-// and KT-CT-1199 on the token call, back off like a 429 and keep the token; a run that meets a
+// Blocks are not auth failures: a 403 HTML page, empty body or JSON without the API's `detail` from
+// the sandbox's `blocked` fault, and KT-CT-1199 on the token call (its Retry-After honoured), back
+// off like a 429 and keep the token; a run that meets a
 // block says so (never "the API key was not accepted") and stores everything once it clears.
 // API keys of 32 and 40 characters, read from the environment, a key file and the token exchange.
 import { chmodSync, writeFileSync } from 'node:fs';
@@ -89,6 +90,22 @@ describe('a 403 that is not the API\'s JSON error is a block, not a rejected key
     expect(sandbox.requests).toHaveLength(1);
   });
 
+  it('a 403 with a JSON body that is not the API\'s error (no detail) is a block too: retried, then served', async () => {
+    const waits: number[] = [];
+    sandbox.setFaults(['blocked:path=/accounts/,times=2,retry_after=3,body=json']);
+    const account = await fastClient(waits, { credentials: new ApiKeyCredentials(SANDBOX_API_KEY) }).account(SANDBOX_ACCOUNT);
+    expect(account.number).toBe(SANDBOX_ACCOUNT);
+    expect(waits).toEqual([3000, 3000]);
+    expect(sandbox.requests.filter((r) => r.path.startsWith('/v1/accounts/'))).toHaveLength(3);
+    sandbox.resetRequests();
+    sandbox.setFaults(['blocked:path=/accounts/,body=json']);
+    const error = await failure(fastClient([], { credentials: new ApiKeyCredentials(SANDBOX_API_KEY) }).account(SANDBOX_ACCOUNT));
+    expect((error as ApiError & { lastCode?: string }).lastCode).toBe('BLOCKED');
+    expect(error.message).toContain(BLOCKED_TEXT);
+    expect(error.message).not.toMatch(KEY_MESSAGE);
+    expect(sandbox.requests).toHaveLength(4);
+  });
+
   it('a wrong key is still AUTH (401), not a block', async () => {
     const error = await failure(fastClient([], { credentials: new ApiKeyCredentials('sk_live_wrongwrongwrongwrong0000') }).account(SANDBOX_ACCOUNT));
     expect(error.code).toBe('AUTH');
@@ -106,6 +123,23 @@ describe('KT-CT-1199 (too many requests) on the token call', () => {
     expect(await credentials.authorization(http)).toMatch(/^Token \S+$/);
     expect(waits).toHaveLength(2);
     expect(sandbox.requests.filter((r) => r.path.startsWith('/v1/graphql/'))).toHaveLength(3);
+  });
+
+  it('honours the Retry-After its answer carries, and fails at once when that is above the cap', async () => {
+    const waits: number[] = [];
+    const http = new HttpClient({ retry: { baseDelayMs: 5, maxDelayMs: 20, maxRetryAfterMs: 60_000 }, sleep: async (ms) => { waits.push(ms); } });
+    clients.push(http);
+    sandbox.setFaults(['graphql-error:field=obtainKrakenToken,code=KT-CT-1199,times=2,retry_after=9']);
+    const credentials = new KrakenTokenCredentials(SANDBOX_API_KEY, new URL(sandbox.baseUrl));
+    expect(await credentials.authorization(http)).toMatch(/^Token \S+$/);
+    expect(waits).toEqual([9000, 9000]);
+    sandbox.resetRequests();
+    sandbox.setFaults(['graphql-error:field=obtainKrakenToken,code=KT-CT-1199,retry_after=3600']);
+    const error = await failure(new KrakenTokenCredentials(SANDBOX_API_KEY, new URL(sandbox.baseUrl)).authorization(http));
+    expect(error.code).toBe('RETRY_AFTER_TOO_LONG');
+    expect(error.message).toMatch(/Retry-After 3600s, above the configured cap of 60s/);
+    expect(waits).toEqual([9000, 9000]); // no wait more
+    expect(sandbox.requests).toHaveLength(1);
   });
 
   it('when it never clears: rate limited, not "could not obtain a token"', async () => {

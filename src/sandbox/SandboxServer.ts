@@ -24,6 +24,7 @@ import {
 } from './replies.js';
 import { decode, originFor, readBody, requestOrigin } from './requests.js';
 import { SANDBOX_API_KEYS } from './sandboxCredentials.js';
+import type { SandboxFlexEvent } from './sandboxFlexibility.js';
 import type { RecordedRequest, Sandbox } from './startSandbox.js';
 import { TokenStore } from './TokenStore.js';
 
@@ -38,6 +39,8 @@ export interface SandboxServerOptions {
   profile?: SandboxProfile;
   /** In place of the faults the profile comes with. */
   profileFaults?: FaultSpec[];
+  /** Power Ups by import MPAN, in place of the sandbox's own (SandboxOptions.powerUps). */
+  powerUps?: Readonly<Record<string, readonly SandboxFlexEvent[]>>;
 }
 
 
@@ -72,6 +75,7 @@ export class SandboxServer implements Sandbox {
   private readonly sleeping = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
   private closing: Promise<void> | undefined;
   private address: { host: string; port: number } | undefined;
+  private readonly powerUps: Readonly<Record<string, readonly SandboxFlexEvent[]>> | undefined;
 
   constructor(options: SandboxServerOptions) {
     this.catalog = options.catalog;
@@ -83,6 +87,7 @@ export class SandboxServer implements Sandbox {
     this.profileFaults = new FaultSchedule(options.profileFaults ?? this.rules.faults);
     this.latencyMs = options.latencyMs;
     this.visibleUntil = options.visibleUntil;
+    this.powerUps = options.powerUps;
     this.server = createServer({ keepAlive: true }, (req, res) => {
       void this.handle(req, res);
     });
@@ -260,6 +265,7 @@ export class SandboxServer implements Sandbox {
       if (method !== 'POST') return methodNotAllowed(method, 'POST');
       return handleGraphql(body, this.tokens, {
         authorization: req.headers.authorization, accounts: this.catalog.accounts, now: this.now(), faults: this.faults,
+        ...(this.powerUps ? { powerUps: this.powerUps } : {}),
       });
     }
     const readOnly = method === 'GET' || method === 'HEAD';

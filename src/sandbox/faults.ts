@@ -26,8 +26,8 @@ export interface FaultSpec {
   index?: number;
   /** graphql-error: the errorCode and the field it answers */
   code?: string;
-  /** blocked: the page served (an HTML "Request blocked" page, or nothing) */
-  body?: 'html' | 'empty';
+  /** blocked: the page served (an HTML "Request blocked" page, nothing, or JSON that is not the API's error) */
+  body?: 'html' | 'empty' | 'json';
 }
 
 const SELECTORS = ['path', 'after', 'every', 'times'];
@@ -46,7 +46,7 @@ const OPTIONS_BY_KIND: Record<FaultKind, string[]> = {
   'invalid-record': ['field', 'value', 'index'],
   'dispatches-vanish': [],
   'dispatches-late': [],
-  'graphql-error': ['code', 'field'],
+  'graphql-error': ['code', 'field', ...RETRY],
   blocked: [...RETRY, 'body'],
 };
 
@@ -77,7 +77,8 @@ export const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set(['429', '500', '502
  *   502 / 504        HTML body from a "load balancer"                 retry_after…
  *   503              DRF's JSON "Service temporarily unavailable"     retry_after…
  *   blocked          403 from the "edge": an HTML "Request blocked"    retry_after…, body=html (default)
- *                    page, not the API's JSON error                   | empty (no body at all)
+ *                    page, not the API's JSON error                   | empty (no body at all) | json
+ *                                                                     (a JSON body without the API's detail)
  *   reset            destroy the socket (TCP RST) before answering    –
  *   stall-headers    never send the status line: the client must time out
  *   stall-body       send headers (full Content-Length) and part of the body, then stall   bytes=N
@@ -90,7 +91,8 @@ export const STATUS_FAULTS: ReadonlySet<FaultKind> = new Set(['429', '500', '502
  *   dispatches-late    completed dispatches: those that ended in the last 24 h held back      –
  *   graphql-error      a GraphQL field answers errors[] with extensions.errorCode               code=TEXT (default
  *                                                                     KT-CT-4340), field=NAME (default
- *                                                                     flexPlannedDispatches)
+ *                                                                     flexPlannedDispatches), retry_after…
+ *                                                                     (the HTTP 200 carries Retry-After)
  *
  * The three GraphQL kinds count only GraphQL requests that ask for their field
  * (flexPlannedDispatches, completedDispatches, or field=): path= is matched against '/v1/graphql/'.
@@ -160,8 +162,8 @@ export function parseFaultSpec(text: string): FaultSpec {
         fault.code = value;
         break;
       case 'body':
-        if (value !== 'html' && value !== 'empty') fail(`body=${value}: expected html or empty`);
-        fault.body = value as 'html' | 'empty';
+        if (value !== 'html' && value !== 'empty' && value !== 'json') fail(`body=${value}: expected html, empty or json`);
+        fault.body = value as 'html' | 'empty' | 'json';
         break;
     }
   }

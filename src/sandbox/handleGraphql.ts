@@ -5,10 +5,11 @@
 // and savingSessions (src/sandbox/sandboxFlexibility.ts). Errors come back as GraphQL errors with HTTP 200, like
 // Kraken; the GraphQL fault kinds (src/sandbox/faults.ts) act here.
 import type { FaultSchedule } from './faults.js';
+import { retryAfterHeaders } from './replies.js';
 import type { Json } from './SandboxCatalog.js';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEYS } from './sandboxCredentials.js';
 import { SANDBOX_EV_ACCOUNT, SANDBOX_EV_DEVICE, completedDispatchesAt, plannedDispatchesAt } from './sandboxDispatches.js';
-import { campaignEventsAt, savingSessionsOf } from './sandboxFlexibility.js';
+import { campaignEventsAt, savingSessionsOf, type SandboxFlexEvent } from './sandboxFlexibility.js';
 import type { TokenStore } from './TokenStore.js';
 
 /** What the dispatch queries need of the server: the request's Authorization header, the
@@ -18,6 +19,8 @@ export interface GraphqlQueryContext {
   accounts: ReadonlyMap<string, Json>;
   now: Date;
   faults: FaultSchedule;
+  /** Power Ups by import MPAN, in place of the sandbox's own (SandboxOptions.powerUps). */
+  powerUps?: Readonly<Record<string, readonly SandboxFlexEvent[]>>;
 }
 
 const DISPATCH_FIELDS = ['devices', 'flexPlannedDispatches', 'completedDispatches', 'customerFlexibilityCampaignEvents', 'savingSessions'] as const;
@@ -25,6 +28,8 @@ const DISPATCH_FIELDS = ['devices', 'flexPlannedDispatches', 'completedDispatche
 export interface GraphqlResult {
   status: number;
   json: unknown;
+  /** Retry-After of a graphql-error fault given retry_after (or retry_after_date). */
+  headers?: Record<string, string>;
 }
 
 interface GraphqlBody {
@@ -82,6 +87,7 @@ export function handleGraphql(bodyText: string, tokens: TokenStore, context?: Gr
     const code = failure.code ?? 'KT-CT-1199';
     return {
       status: 200,
+      headers: retryAfterHeaders(failure, context!.now),
       json: {
         errors: [{
           message: code === 'KT-CT-1199' ? 'Too many requests.' : 'Sandbox fault.', locations: [], path: ['obtainKrakenToken'],
@@ -137,6 +143,7 @@ function dispatchQuery(
   }
   const data: Record<string, unknown> = {};
   const errors: unknown[] = [];
+  let headers: Record<string, string> = {};
   const error = (field: string, message: string, extensions: Record<string, string>) => {
     data[field] = null;
     errors.push({ message, locations: [], path: [field], extensions });
@@ -146,6 +153,7 @@ function dispatchQuery(
     const failure = faults.find((f) => f.kind === 'graphql-error');
     if (failure) {
       const code = failure.code ?? 'KT-CT-4340';
+      headers = { ...headers, ...retryAfterHeaders(failure, context.now) };
       error(field, code === 'KT-CT-4340' ? 'Unable to get planned dispatches.' : code === 'KT-CT-1199' ? 'Too many requests.' : 'Sandbox fault.',
         { errorType: code === 'KT-CT-1199' ? 'THROTTLING' : 'APPLICATION', errorCode: code });
       continue;
@@ -166,7 +174,9 @@ function dispatchQuery(
     }
     const ev = account === SANDBOX_EV_ACCOUNT;
     if (field === 'customerFlexibilityCampaignEvents') {
-      data[field] = ev ? campaignEventsAt(context.now.getTime(), argument(query, variables, 'supplyPointIdentifier'), argument(query, variables, 'campaignSlug'))
+      const mpan = argument(query, variables, 'supplyPointIdentifier');
+      const given = mpan === undefined ? undefined : context.powerUps?.[mpan];
+      data[field] = ev || given ? campaignEventsAt(context.now.getTime(), mpan, argument(query, variables, 'campaignSlug'), given)
         : { edges: [] };
     } else if (field === 'savingSessions') {
       data[field] = savingSessionsOf(ev);
@@ -178,5 +188,5 @@ function dispatchQuery(
       data[field] = ev ? completedDispatchesAt(context.now.getTime(), faults.some((f) => f.kind === 'dispatches-late')) : [];
     }
   }
-  return { status: 200, json: errors.length > 0 ? { errors, data } : { data } };
+  return { status: 200, headers, json: errors.length > 0 ? { errors, data } : { data } };
 }

@@ -27,12 +27,18 @@ export interface PreparedReply {
 export const NOT_FOUND: Reply = { status: 404, json: { detail: 'Not found.' } };
 const INVALID_PAGE: Reply = { status: 404, json: { detail: 'Invalid page.' } };
 
-export function statusFault(fault: FaultSpec, now: Date): Reply {
+/** The Retry-After header a fault's retry_after or retry_after_date asks for (none: empty). */
+export function retryAfterHeaders(fault: FaultSpec, now: Date): Record<string, string> {
   const headers: Record<string, string> = {};
   if (fault.retryAfter !== undefined) headers['Retry-After'] = String(fault.retryAfter);
   if (fault.retryAfterDate !== undefined) {
     headers['Retry-After'] = new Date(now.getTime() + fault.retryAfterDate * 1000).toUTCString();
   }
+  return headers;
+}
+
+export function statusFault(fault: FaultSpec, now: Date): Reply {
+  const headers = retryAfterHeaders(fault, now);
   const html = (title: string) => ({
     status: Number(fault.kind),
     headers,
@@ -57,9 +63,9 @@ export function statusFault(fault: FaultSpec, now: Date): Reply {
       return { status: 503, headers, json: { detail: 'Service temporarily unavailable, try again later.' } };
     case 'blocked':
       // what an edge in front of the API sends (not DRF's JSON): the key is not what it refuses
-      return fault.body === 'empty'
-        ? { status: 403, headers, contentType: 'text/html', text: '' }
-        : { ...html('Request blocked'), status: 403 };
+      return fault.body === 'empty' ? { status: 403, headers, contentType: 'text/html', text: '' }
+        : fault.body === 'json' ? { status: 403, headers, json: { message: 'Request blocked', reason: 'rate_limited' } }
+          : { ...html('Request blocked'), status: 403 };
     default:
       return html('504 Gateway Time-out');
   }

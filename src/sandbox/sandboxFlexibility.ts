@@ -39,11 +39,13 @@ export const SAVING_SESSIONS = [
     startAt: '2024-10-26T17:00:00Z', endAt: '2024-10-26T18:00:00Z', targetRegion: [{ regionId: '_A' }], joinedReward: null },
 ] as const;
 
-/** customerFlexibilityCampaignEvents for a supply point and campaign slug at `nowMs`. */
-export function campaignEventsAt(nowMs: number, mpan: string | undefined, slug: string | undefined): Json {
-  const events = mpan !== EV_HOUSEHOLD.mpan ? []
-    : slug === 'free_electricity' ? POWER_UPS.map((e) => (e.code === 'PU-MOVED' && nowMs < Date.parse(MOVED_AT) ? { ...e, ...MOVED_FROM } : e))
-      : slug === 'octoplus-saving-sessions' ? POWER_DOWNS : [];
+/** customerFlexibilityCampaignEvents for a supply point and campaign slug at `nowMs`; `powerUps`:
+ *  that supply point's Power Ups in place of the EV household's (its Power Downs then none). */
+export function campaignEventsAt(nowMs: number, mpan: string | undefined, slug: string | undefined, powerUps?: readonly SandboxFlexEvent[]): Json {
+  const events = powerUps ? (slug === 'free_electricity' ? powerUps : [])
+    : mpan !== EV_HOUSEHOLD.mpan ? []
+      : slug === 'free_electricity' ? POWER_UPS.map((e) => (e.code === 'PU-MOVED' && nowMs < Date.parse(MOVED_AT) ? { ...e, ...MOVED_FROM } : e))
+        : slug === 'octoplus-saving-sessions' ? POWER_DOWNS : [];
   return {
     edges: events.map((e) => ({
       node: { code: e.code, name: e.code.startsWith('PU') ? 'Power Up' : 'Power Down', startAt: kraken(e.start), endAt: kraken(e.end), isEventParticipant: e.participant },

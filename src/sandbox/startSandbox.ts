@@ -8,12 +8,14 @@ import { loadSandboxData } from './loadSandboxData.js';
 import { SANDBOX_PROFILES, type SandboxProfile } from './profiles.js';
 import type { AddTariffInput, TariffSummary } from './SandboxCatalog.js';
 import { DEFAULT_TOKEN_TTL_SECONDS } from './sandboxCredentials.js';
+import type { SandboxFlexEvent } from './sandboxFlexibility.js';
 import { SandboxServer } from './SandboxServer.js';
 
 export { SANDBOX_ACCOUNT, SANDBOX_API_KEY, SANDBOX_API_KEY_32, SANDBOX_API_KEY_40, DEFAULT_TOKEN_TTL_SECONDS } from './sandboxCredentials.js';
 export { FAULT_KINDS, parseFaultSpec } from './faults.js';
 export { SANDBOX_EV_ACCOUNT, SANDBOX_EV_DEVICE, EV_HOUSEHOLD, COMPLETED_DISPATCHES, plannedDispatchesAt } from './sandboxDispatches.js';
 export { SANDBOX_PROFILES, SPEC_PROFILE_FAULTS, type SandboxProfile } from './profiles.js';
+export type { SandboxFlexEvent } from './sandboxFlexibility.js';
 export { halfHourlyRates } from './halfHourlyRates.js';
 export type { AddTariffInput, RateKind, TariffSummary } from './SandboxCatalog.js';
 export type { RateInput, RateRecord } from './RateSeries.js';
@@ -42,6 +44,9 @@ export interface SandboxOptions {
   /** Fault specs in place of those the profile comes with (spec: SPEC_PROFILE_FAULTS); a
    *  malformed one makes startSandbox throw. */
   profileFaults?: string[];
+  /** Power Ups (the free_electricity campaign's events) served for these import MPANs, in place
+   *  of the sandbox's own (default: the EV household's, POWER_UPS); any account may ask. */
+  powerUps?: Readonly<Record<string, readonly SandboxFlexEvent[]>>;
 }
 
 export interface RecordedRequest {
@@ -107,6 +112,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     now: options.now ?? (() => new Date()),
     profile,
     ...(profileFaults ? { profileFaults } : {}),
+    ...(options.powerUps ? { powerUps: options.powerUps } : {}),
   });
   await server.listen(port, options.host ?? '127.0.0.1');
   return server;

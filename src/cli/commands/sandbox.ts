@@ -51,8 +51,10 @@ Fault specs (--fault, repeatable): KIND[:key=value[,key=value...]]
         dispatches-vanish (planned dispatches: the first slot gone, the second moved) |
         dispatches-late (completed dispatches of the last 24 h held back) |
         graphql-error (code=KT-CT-4340 by default, field=flexPlannedDispatches by default;
-        field=obtainKrakenToken fails the token call, KT-CT-1199 by default) |
-        blocked (403 "Request blocked" HTML page, not the API's JSON; body=empty for none; retry_after…)
+        field=obtainKrakenToken fails the token call, KT-CT-1199 by default; retry_after… sends
+        Retry-After with it) |
+        blocked (403 "Request blocked" HTML page, not the API's JSON; body=empty for none, body=json
+        for JSON without the API's detail; retry_after…)
   selectors for every kind: path=SUBSTRING, after=N (skip the first N matches), every=N (every Nth
         match), times=N (at most N hits)
   e.g. --fault 503:path=page=2,times=2  --fault latency:ms=200  --fault invalid-record:field=valid_from,value=missing
