@@ -104,17 +104,17 @@ async function ahead(meter: string, asOf: string, horizon: string, tariffs: stri
   return query(`SELECT * FROM compare_ahead($meter, CAST($asOf AS TIMESTAMPTZ), $horizon,
     tariffs := CAST($tariffs AS VARCHAR[]))`, { meter, asOf, horizon, tariffs: tariffs === null ? null : JSON.stringify(tariffs) });
 }
-function expectSame(rows: Row[], brute: BruteRow[]): void {
+function expectSame(rows: Row[], brute: BruteRow[], tol = 1e-6): void {
   expect(rows.map((r) => r.tariff_code).sort()).toEqual(brute.map((b) => b.tariff_code).sort());
   for (const b of brute) {
     const r = rows.find((x) => x.tariff_code === b.tariff_code)!;
     expect([b.tariff_code, Number(r.half_hours), Number(r.missing_half_hours), r.rank === null ? null : Number(r.rank)])
       .toEqual([b.tariff_code, b.half_hours, b.missing_half_hours, b.rank]);
-    close(r.expected_kwh, b.expected_kwh);
-    close(r.energy_inc_vat, b.energy_inc_vat);
-    close(r.standing_charge_inc_vat, b.standing_charge_inc_vat);
-    close(r.total_inc_vat, b.total_inc_vat);
-    close(r.published_share, b.published_share);
+    close(r.expected_kwh, b.expected_kwh, tol);
+    close(r.energy_inc_vat, b.energy_inc_vat, tol);
+    close(r.standing_charge_inc_vat, b.standing_charge_inc_vat, tol);
+    close(r.total_inc_vat, b.total_inc_vat, tol);
+    close(r.published_share, b.published_share, tol);
   }
 }
 
@@ -194,4 +194,32 @@ describe('compare_ahead against the brute force', () => {
     expectSame(friday, bruteFor(WEEKDAYS_ONLY, '2023-10-26T23:30:00+01:00', 'tomorrow', [AGILE, FIX, GO, VAR]));
     expect(halfHoursOf('2023-10-27')).toHaveLength(48);
   });
+});
+
+describe('tariffs compare --ahead (the built CLI)', () => {
+  it('prints compare_ahead\'s rows, rounded; --help names the rule; refusals name why', async () => {
+    const asOf = '2023-10-28T17:00:00+01:00';
+    const [cli, help, refused, usage, allMeters] = await Promise.all([
+      runCli(['compare', '--meter', IMPORT, '--ahead', 'tomorrow', '--as-of', asOf, '--db', fx.db, '--format', 'json']),
+      runCli(['compare', '--help']),
+      runCli(['compare', '--meter', WEEKDAYS_ONLY, '--ahead', '7d', '--as-of', '2023-10-26T23:30:00+01:00', '--db', fx.db, '--format', 'json']),
+      runCli(['compare', '--meter', IMPORT, '--as-of', asOf, '--tariff', FIX, '--db', fx.db]),
+      runCli(['compare', '--all-meters', '--ahead', '7d', '--as-of', '2023-10-26T23:30:00+01:00', '--db', fx.db, '--format', 'json']),
+    ]);
+    expect(cli.code, cli.stderr).toBe(0);
+    const rows = JSON.parse(cli.stdout) as Row[];
+    expectSame(rows, bruteFor(IMPORT, asOf, 'tomorrow', [AGILE, FIX, GO, VAR]), 1e-4); // 4 decimals
+    expect(rows.map((r) => Number(r.rank))).toEqual([1, 2, 3, 4]);
+    expect(Object.keys(rows[0]!)).toEqual(expect.arrayContaining(['tariff_code', 'is_current', 'expected_kwh', 'energy_inc_vat',
+      'standing_charge_inc_vat', 'total_inc_vat', 'published_share', 'rank']));
+    expect(help.stdout).toContain('expected_use(meter, as_of)');
+    expect(help.stdout).toContain('--ahead <horizon>');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`meter ${WEEKDAYS_ONLY} has no complete weekend day`);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toContain('--as-of and --region go with --ahead');
+    expect(allMeters.code, allMeters.stderr).toBe(0);
+    expect(allMeters.stderr).toContain(`left out: meter ${WEEKDAYS_ONLY}`);
+    expect(new Set((JSON.parse(allMeters.stdout) as Row[]).map((r) => r.meter_point))).toEqual(new Set([IMPORT, EXPORT, GAS, SHORT]));
+  }, 120_000);
 });
