@@ -4,7 +4,8 @@
 -- '30d': that many days from it; '12m': twelve calendar months from it), each half-hour's expected
 -- kWh (expected_use, docs/decisions/expected-use.md) at its price. tariffs: the codes to price, or
 -- NULL for tariffs_on_sale(meter, as_of, region); the agreement in force at as_of is always priced
--- (is_current). Prices as of as_of: a half-hourly price once published (16:00 Europe/London the day
+-- (is_current). 12m: past the first 30 days, each day's expected use is scaled by its calendar
+-- month's (seasonal_scale: where a year of history exists, else flat). Prices as of as_of: a half-hourly price once published (16:00 Europe/London the day
 -- before its day), other unit rates and standing charges once stored. A half-hour without one: the
 -- tariff's mean price at that wall-clock time over its last 28 local days of prices; a day without
 -- a standing charge in force: the last one stored. An open-ended rate of a variable product (or of
@@ -122,8 +123,13 @@ typical AS (
 profile AS (
     SELECT * FROM expected_use(meter, as_of)
 ),
+-- 12m: past its first 30 days, the profile scaled by the meter's seasonal shape (flat without a year)
+seasons AS (
+    SELECT month, scale FROM seasonal_scale(meter, as_of) WHERE horizon = '12m'
+),
 priced AS (
-    SELECT sc.tariff_code, s.slot_start, e.kwh,
+    SELECT sc.tariff_code, s.slot_start,
+           e.kwh * CASE WHEN s.local_date >= (SELECT first_day FROM bounds) + 30 THEN coalesce(ss.scale, 1) ELSE 1 END AS kwh,
            coalesce(c.value_inc_vat, ty.value_inc_vat) AS price,
            c.value_inc_vat IS NOT NULL AND NOT (c.open_ended AND sc.is_variable) AS published
     FROM scenarios AS sc
@@ -131,6 +137,7 @@ priced AS (
     LEFT JOIN covered AS c ON c.tariff_code = sc.tariff_code AND c.slot_start = s.slot_start
     LEFT JOIN typical AS ty ON ty.tariff_code = sc.tariff_code AND ty.local_time = s.local_time
     LEFT JOIN profile AS e ON e.day_type = s.day_type AND e.local_time = s.local_time
+    LEFT JOIN seasons AS ss ON ss.month = month(s.local_date)
     WHERE s.in_horizon
 ),
 energy AS (

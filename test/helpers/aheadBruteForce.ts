@@ -192,3 +192,23 @@ export function aheadCosts(profile: Profile, tariffs: BruteTariff[], asOfMs: num
   }
   return rows;
 }
+
+/** seasonal_scale's rule: with every calendar month of the 12 before the day asked about holding 7
+ *  complete days read by asOf, month → (its mean complete-day kWh / the last 28 days'); else null. */
+export function seasonalScale(readings: Map<number, number>, asOfMs: number): Map<number, number> | null {
+  const asked = askedDay(asOfMs);
+  const yearAgo = addMonths(asked, -12);
+  const byMonth = new Map<number, number[]>();
+  const recent: number[] = [];
+  for (let d = yearAgo; d < asked; d = addDays(d, 1)) {
+    const slots = halfHoursOf(d);
+    if (!slots.every((ms) => readings.has(ms) && ms + HH <= asOfMs)) continue;
+    const kwh = slots.reduce((n, ms) => n + readings.get(ms)!, 0);
+    const month = Number(d.slice(5, 7));
+    byMonth.set(month, [...(byMonth.get(month) ?? []), kwh]);
+    if (d >= addDays(asked, -28)) recent.push(kwh);
+  }
+  if ([...byMonth.values()].filter((v) => v.length >= 7).length !== 12 || recent.length === 0) return null;
+  const mean = (v: number[]) => v.reduce((n, x) => n + x, 0) / v.length;
+  return new Map([...byMonth].map(([m, v]) => [m, mean(v) / mean(recent)]));
+}

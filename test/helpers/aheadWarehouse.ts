@@ -27,7 +27,7 @@ export const GAS_VAR = 'G-1R-TEST-VAR-23-01-01-J';
 export const OUT_FIX = 'E-1R-TEST-OUT-FIX-23-01-01-J';
 export const OUT_AGILE = 'E-1R-TEST-OUT-AGILE-23-01-01-J';
 
-const READ_FROM = Date.parse('2023-02-01T00:00:00Z');
+const READ_FROM = Date.parse('2022-09-01T00:00:00Z');
 const READ_TO = Date.parse('2023-11-20T00:00:00Z');
 const ms = (iso: string) => Date.parse(iso);
 
@@ -42,7 +42,8 @@ export function reading(channel: 'import' | 'export' | 'gas', start: number): nu
   const peak = hour >= 17 && hour < 21 ? 0.6 : 0;
   const weekend = [0, 6].includes(new Date(start).getUTCDay()) ? 0.15 : 0;
   const base = channel === 'gas' ? 0.5 + (hour >= 6 && hour < 9 ? 1.2 : 0) : 0.15;
-  return Math.round((base + peak + weekend + 0.2 * noise(slot, channel === 'gas' ? 3 : 1)) * 1000) / 1000;
+  const season = 1 + 0.3 * Math.cos(((new Date(start).getUTCMonth()) / 12) * 2 * Math.PI); // more in winter
+  return Math.round((base + peak + weekend + 0.2 * noise(slot, channel === 'gas' ? 3 : 1)) * season * 1000) / 1000;
 }
 
 export interface AheadFixture {
@@ -136,6 +137,9 @@ export async function buildAheadWarehouse(dir: string): Promise<AheadFixture> {
       FROM (SELECT tariff_code, make_timestamptz(valid_from_ms * 1000) AS f,
                    CASE WHEN valid_to_ms IS NOT NULL THEN make_timestamptz(valid_to_ms * 1000) END AS t, inc
             FROM read_csv($file, header = true, ${columns}))`, { file: ratesCsv });
+    // as the ingest keeps them: rates longer than a half-hour or open-ended in long_unit_rates too
+    await w.run(`INSERT INTO long_unit_rates SELECT tariff_code, rate_type, valid_from, valid_to, value_exc_vat, value_inc_vat, payment_method
+      FROM unit_rates WHERE valid_to IS NULL OR epoch_us(valid_to) - epoch_us(valid_from) <> 1800000000`);
     await w.run(`INSERT INTO standing_charges (tariff_code, valid_from, valid_to, value_exc_vat, value_inc_vat, payment_method, local_date, run_id)
       SELECT tariff_code, f, t, inc / 1.05, inc, NULL, london_local(f).local_date, 1
       FROM (SELECT tariff_code, make_timestamptz(valid_from_ms * 1000) AS f,
