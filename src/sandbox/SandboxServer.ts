@@ -27,6 +27,7 @@ import { SANDBOX_API_KEYS } from './sandboxCredentials.js';
 import type { SandboxFlexEvent } from './sandboxFlexibility.js';
 import type { RecordedRequest, Sandbox } from './startSandbox.js';
 import { TokenStore } from './TokenStore.js';
+import { publishedUntil } from './dayAheadPublication.js';
 
 export interface SandboxServerOptions {
   catalog: SandboxCatalog;
@@ -34,6 +35,10 @@ export interface SandboxServerOptions {
   faults: FaultSpec[];
   latencyMs: number;
   visibleUntil?: Date;
+  /** Half-hourly prices published a day at a time at 16:00 London the day before, by `now`. */
+  dayAhead?: boolean;
+  /** The products list (without available_at) holds only the products available at `now`. */
+  onSaleAtClock?: boolean;
   tokenTtlSeconds: number;
   now: () => Date;
   profile?: SandboxProfile;
@@ -72,6 +77,8 @@ export class SandboxServer implements Sandbox {
   private latencyMs: number;
   private held: Promise<void> | undefined;
   private visibleUntil: Date | undefined;
+  private readonly dayAhead: boolean;
+  private readonly onSaleAtClock: boolean;
   private readonly sleeping = new Set<{ timer: NodeJS.Timeout; wake: () => void }>();
   private closing: Promise<void> | undefined;
   private address: { host: string; port: number } | undefined;
@@ -88,6 +95,8 @@ export class SandboxServer implements Sandbox {
     this.latencyMs = options.latencyMs;
     this.visibleUntil = options.visibleUntil;
     this.powerUps = options.powerUps;
+    this.dayAhead = options.dayAhead ?? false;
+    this.onSaleAtClock = options.onSaleAtClock ?? false;
     this.server = createServer({ keepAlive: true }, (req, res) => {
       void this.handle(req, res);
     });
@@ -307,7 +316,7 @@ export class SandboxServer implements Sandbox {
     const errors: ParamError[] = [];
     const brand = lastParam(params, 'brand');
     const flags = BOOLEAN_PRODUCT_FILTERS.map((name) => [name, readBooleanParam(params, name, errors)] as const);
-    const availableAt = readDateTimeParam(params, 'available_at', errors);
+    const availableAt = readDateTimeParam(params, 'available_at', errors) ?? (this.onSaleAtClock ? this.now().getTime() : undefined);
     const asked = readPageSize(params, errors);
     const size = this.rules.productsPageSize ?? asked;
     if (errors.length > 0 && this.rules.productsPageSize === undefined) return { status: 400, json: invalidParametersBody(errors) };
@@ -349,8 +358,19 @@ export class SandboxServer implements Sandbox {
     if (errors.length > 0) return { status: 400, json: invalidParametersBody(errors) };
     const series: RateSeries | undefined = tariff.series.get(kind);
     if (!series) return this.paginate(url, origin, 0, size, () => undefined);
-    const selection = series.select(periodFrom, periodTo, this.visibleUntil?.getTime());
+    const selection = series.select(periodFrom, periodTo, this.visibleLimit(series));
     return this.paginate(url, origin, selection.count, size, (k) => series.record(selection.indexAt(k)));
+  }
+
+  /** Rates starting at or after it are not published yet (visibleUntil; with dayAhead, a
+   *  half-hourly series's days after those published by the clock). */
+  private visibleLimit(series: RateSeries): number | undefined {
+    const fixed = this.visibleUntil?.getTime();
+    const first = series.length > 0 ? series.record(0) : undefined;
+    const halfHourly = first !== undefined && first.valid_to !== null && Date.parse(first.valid_to) - Date.parse(first.valid_from) === 30 * 60_000;
+    if (!this.dayAhead || !halfHourly) return fixed;
+    const published = publishedUntil(this.now());
+    return fixed === undefined ? published : Math.min(fixed, published);
   }
 
   /** A list page, with the profile's undocumented envelope fields. */

@@ -31,6 +31,12 @@ export interface SandboxOptions {
   faults?: string[];
   /** Rates with valid_from at or after this instant are not published yet. */
   visibleUntil?: Date;
+  /** Half-hourly prices published as the supplier publishes Agile's: a day's at 16:00
+   *  Europe/London the day before, by `now` (default false: everything recorded). */
+  dayAhead?: boolean;
+  /** GET /products/ without available_at lists the products available at `now`, as the
+   *  supplier's does (default false: every product recorded). */
+  onSaleAtClock?: boolean;
   logger?: Logger;
   /** Lifetime of tokens from obtainKrakenToken (default 3600). */
   tokenTtlSeconds?: number;
@@ -108,6 +114,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     faults,
     latencyMs,
     ...(options.visibleUntil ? { visibleUntil: options.visibleUntil } : {}),
+    ...(options.dayAhead ? { dayAhead: true } : {}),
+    ...(options.onSaleAtClock ? { onSaleAtClock: true } : {}),
     tokenTtlSeconds,
     now: options.now ?? (() => new Date()),
     profile,

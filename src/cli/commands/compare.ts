@@ -1,6 +1,7 @@
 // `tariffs compare`: a meter's consumption priced at its agreements and at each --tariff, side by side.
 import type { Command } from 'commander';
 import { lastCompleteMonths, tariffComparison, type PaymentMethod } from '../../analytics/index.js';
+import { configureAhead, runAhead, type AheadFlags } from './compareAheadCommand.js';
 import { collect, configFrom, withConfig, withDb, withFormat } from '../common.js';
 import { LAYOUTS, RULES, meterFlag, paymentMethod, warnCarried, warnIncomplete } from '../costOutput.js';
 import { rule } from '../flagRules.js';
@@ -8,7 +9,7 @@ import { printPortfolio } from '../portfolioOutput.js';
 import { output, rangeOf, withWarehouse, type RangeFlags } from '../questions.js';
 import { action } from '../run.js';
 
-interface CompareFlags extends RangeFlags {
+interface CompareFlags extends RangeFlags, AheadFlags {
   meter?: string;
   allMeters?: boolean;
   tariff?: string[];
@@ -25,8 +26,9 @@ export function configure(command: Command): void {
     .option('--payment-method <method>', 'DIRECT_DEBIT or NON_DIRECT_DEBIT standing charges (default: config payment_method, else DIRECT_DEBIT)', paymentMethod);
   rule<CompareFlags>(command, (f) => (f.meter === undefined) === (f.allMeters !== true),
     'name one meter (--meter) or every meter (--all-meters)');
-  rule<CompareFlags>(command, (f) => f.meter !== undefined && (f.tariff ?? []).length === 0,
+  rule<CompareFlags>(command, (f) => f.meter !== undefined && (f.tariff ?? []).length === 0 && f.ahead === undefined,
     "required option '--tariff <code>' not specified (with --meter)");
+  configureAhead(command);
   withFormat(withConfig(withDb(command)));
   command.addHelpText('after', `
 One row for the actual agreements (scenario 'actual') and one per --tariff: days, kwh,
@@ -42,6 +44,10 @@ SQL: portfolio_comparison([tariffs], from, to, meters := …, mismatches := 'ski
 ${RULES}`);
   command.action(action(async (flags: CompareFlags) => {
     const payment = flags.paymentMethod ?? (await configFrom(flags)).paymentMethod;
+    if (flags.ahead !== undefined) {
+      await runAhead(flags, payment);
+      return;
+    }
     const defaults = lastCompleteMonths(new Date());
     const range = flags.from === undefined && flags.to === undefined ? { from: defaults.from, to: defaults.to } : rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {

@@ -1,0 +1,66 @@
+// Which tariff from here (issue 55): compare_ahead of sql/public with bound values, and the
+// refusals that name why (no readings by --as-of; no expected use for a day type the horizon has).
+import { NoDataError, UsageError } from '../errors.js';
+import type { JsRow } from '../store/rowsToJs.js';
+import type { Warehouse } from '../store/Warehouse.js';
+import type { PaymentMethod } from './costs.js';
+import { select } from './costs.js';
+
+export const HORIZONS = ['tomorrow', '7d', '30d', '12m'] as const;
+export type Horizon = (typeof HORIZONS)[number];
+
+export interface AheadRequest {
+  /** 'MPAN' (its serials summed) or 'MPAN:SERIAL'. */
+  meter: string;
+  /** Readings ending by it, prices published by it. */
+  asOf: Date;
+  horizon: Horizon;
+  /** Tariff codes to price; undefined = tariffs_on_sale. The current agreement is always priced. */
+  tariffs?: string[];
+  /** Region letter for tariffs_on_sale; undefined = the meter's agreements'. */
+  region?: string;
+  payment: PaymentMethod;
+  rounded?: boolean;
+}
+
+export function parseHorizon(text: string): Horizon {
+  const horizon = HORIZONS.find((h) => h === text.toLowerCase());
+  if (!horizon) throw new UsageError(`--ahead: '${text}' is not one of ${HORIZONS.join(', ')}`);
+  return horizon;
+}
+
+/** The statement compare --ahead runs, with its bound values. */
+export function compareAheadCall(request: AheadRequest): { call: string; params: Record<string, string | null> } {
+  return {
+    call: 'compare_ahead($meter, CAST($as_of AS TIMESTAMPTZ), $horizon, tariffs := CAST($tariffs AS VARCHAR[]), ' +
+      'region := $region, payment := $payment)',
+    params: {
+      meter: request.meter, as_of: request.asOf.toISOString(), horizon: request.horizon,
+      tariffs: request.tariffs === undefined || request.tariffs.length === 0 ? null : JSON.stringify(request.tariffs),
+      region: request.region ?? null, payment: request.payment,
+    },
+  };
+}
+
+export async function compareAhead(warehouse: Warehouse, request: AheadRequest): Promise<JsRow[]> {
+  const [point, serial] = request.meter.split(':');
+  const read = (await warehouse.one(`SELECT count(*) AS n FROM consumption
+    WHERE meter_point = $point AND ($serial IS NULL OR serial = $serial) AND interval_end <= CAST($as_of AS TIMESTAMPTZ)`,
+  { point: point ?? request.meter, serial: serial ?? null, as_of: request.asOf.toISOString() }))!;
+  if (Number(read.n) === 0) {
+    throw new NoDataError(`no consumption stored for meter ${request.meter} ending by ${request.asOf.toISOString()}: ` +
+      'the expected use (expected_use) rests on its readings');
+  }
+  const { call, params } = compareAheadCall(request);
+  const rows = await select(warehouse, call, params, request.rounded);
+  const first = rows[0];
+  if (first && rows.every((r) => Number(r.missing_half_hours) > 0)) {
+    const lacking = [Number(first.weekdays) === 0 ? 'weekday' : '', Number(first.weekend_days) === 0 ? 'weekend day' : ''].filter((x) => x);
+    if (lacking.length > 0) {
+      throw new NoDataError(`meter ${request.meter} has no complete ${lacking.join(' and no complete ')} (all its half-hours read) ` +
+        `among the 28 local days before ${String(first.horizon_from)}, so no expected use for the ${request.horizon} ahead ` +
+        '(expected_use; docs/decisions/expected-use.md): a shorter --ahead, or an --as-of with more history, has one');
+    }
+  }
+  return rows;
+}
