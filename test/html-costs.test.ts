@@ -113,7 +113,7 @@ describe('the HTML cost section', () => {
       const household = report.html.slice(report.html.indexOf(`id="household_${HOUSEHOLD.importMpan}"`)).split('</table>')[0]!;
       expect(household).toContain('<th>Last 12 months: March 2023 – February 2024</th>');
       const rows = [...household.matchAll(/<tr><td>(?:<i[^>]*><\/i>)?([^<]*)<\/td><td[^>]*>[^<]*(?:<small>[^<]*<\/small>)?<\/td><td[^>]*>£([\d.]+)/g)]
-        .map(([, label, gbp]) => [label!.startsWith('Your agreements') ? 'actual' : label!.split(' — ')[0], Number(gbp)]);
+        .map(([, label, gbp]) => [label!.startsWith('Your agreements') ? 'actual' : label!.split(' — ')[0]!, Number(gbp)] as const);
       expect(new Map(rows)).toEqual(new Map(expected.map((r) => [r.scenario, r.total_gbp])));
     } finally {
       warehouse.close();
