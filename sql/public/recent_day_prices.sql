@@ -1,6 +1,6 @@
 -- recent_day_prices(tariffs, n_days, range_from, range_to): every half-hour of the last n_days
 -- Europe/London local days of each series of the listed tariffs (VARCHAR[]), the days whose
--- midnight lies in [range_from, range_to) (TIMESTAMPTZ), each half-hour inside the range: what the
+-- midnight lies in [range_from, range_to) (TIMESTAMPTZ; NULL: open), each half-hour inside the range: what the
 -- HTML page's day charts draw. Ordered by series_label, local_date, settlement_period.
 -- Columns: tariff_code, payment_method, rate_type, series_label (VARCHAR, see price_series);
 -- local_date (DATE); settlement_period (SMALLINT: 1 at midnight, up to 46, 48 or 50);
@@ -17,7 +17,8 @@ days AS (
     FROM (SELECT DISTINCT s.tariff_code, s.payment_method, s.rate_type, s.local_date
           FROM slots AS s
           JOIN london_days AS d ON d.local_date = s.local_date
-          WHERE d.day_start >= CAST(range_from AS TIMESTAMPTZ) AND d.day_start < CAST(range_to AS TIMESTAMPTZ))
+          WHERE (range_from IS NULL OR d.day_start >= CAST(range_from AS TIMESTAMPTZ))
+            AND (range_to IS NULL OR d.day_start < CAST(range_to AS TIMESTAMPTZ)))
     QUALIFY row_number() OVER (PARTITION BY tariff_code, payment_method, rate_type ORDER BY local_date DESC) <= n_days
 )
 SELECT
