@@ -85,14 +85,38 @@ describe('the HTML cost section', () => {
     expect(report.html).not.toMatch(/E-1R-AGILE-18-02-…/);
   });
 
-  it("the export meter's compared tariff is drawn beside the agreements it equals", () => {
-    const values = specOf(HOUSEHOLD.exportMpan, 'monthly_cost').data.values as { scenario: string; month: string; total_gbp: number }[];
-    const scenarios = [...new Set(values.map((v) => v.scenario))].sort();
-    expect(scenarios).toEqual([HOUSEHOLD.exportTariff, 'actual'].sort());
-    for (const month of new Set(values.map((v) => v.month))) {
-      const pair = values.filter((v) => v.month === month);
-      expect(pair).toHaveLength(2);
-      expect(pair[0]!.total_gbp).toBe(pair[1]!.total_gbp);
+  it("the export and gas meters' one tariff, their agreement throughout, is drawn once: as the agreements' bar", () => {
+    // issue 54: each got two identical bars a month, the agreements and the tariff they were on
+    for (const [mp, tariff] of [[HOUSEHOLD.exportMpan, HOUSEHOLD.exportTariff], [HOUSEHOLD.gasMprn, HOUSEHOLD.gasTariff]] as const) {
+      const spec = specOf(mp, 'monthly_cost');
+      const values = spec.data.values as { scenario: string; label: string; month: string; total_gbp: number }[];
+      expect([...new Set(values.map((v) => v.scenario))], mp).toEqual(['actual']);
+      expect(values.map((v) => v.month), mp).toEqual([...new Set(values.map((v) => v.month))]);
+      expect(values, mp).toHaveLength(12);
+      expect(values[0]!.label, mp).toBe(`actual: the agreements (${tariff})`);
+      expect(spec.encoding.color.scale.domain, mp).toEqual([`actual: the agreements (${tariff})`]);
+      const section = report.html.slice(report.html.indexOf(`id="meter_${mp}"`));
+      expect(section.split('</section>')[0], mp).toContain(`${tariff}: the agreements throughout, drawn as their bar`);
+    }
+    // the import meter's agreements changed tariff: every tariff keeps its bars beside theirs
+    expect(new Set((specOf(HOUSEHOLD.importMpan, 'monthly_cost').data.values as { scenario: string }[]).map((v) => v.scenario)))
+      .toEqual(new Set(['actual', AGILE, VAR]));
+  });
+
+  it("the household's last year equals tariff_comparison's totals of the year", async () => {
+    const warehouse = await Warehouse.open(db, { readOnly: true });
+    try {
+      const expected = await warehouse.all(`SELECT meter_point, scenario, CAST(total_gbp AS DOUBLE) AS total_gbp
+        FROM portfolio_comparison(['${AGILE}', '${VAR}'], CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ), meters := ['${HOUSEHOLD.importMpan}'])
+        ORDER BY scenario`, { from: new Date(HOUSEHOLD.from).toISOString(), to: new Date(HOUSEHOLD.to).toISOString() });
+      expect(expected).toHaveLength(3);
+      const household = report.html.slice(report.html.indexOf(`id="household_${HOUSEHOLD.importMpan}"`)).split('</table>')[0]!;
+      expect(household).toContain('<th>Last 12 months: March 2023 – February 2024</th>');
+      const rows = [...household.matchAll(/<tr><td>(?:<i[^>]*><\/i>)?([^<]*)<\/td><td[^>]*>[^<]*(?:<small>[^<]*<\/small>)?<\/td><td[^>]*>£([\d.]+)/g)]
+        .map(([, label, gbp]) => [label!.startsWith('Your agreements') ? 'actual' : label!.split(' — ')[0]!, Number(gbp)] as const);
+      expect(new Map(rows)).toEqual(new Map(expected.map((r) => [r.scenario, r.total_gbp])));
+    } finally {
+      warehouse.close();
     }
   });
 

@@ -158,6 +158,21 @@ const MACRO_CALLS: Record<string, string[]> = {
   tariff_fuel: [`SELECT tariff_code, tariff_fuel(tariff_code) AS fuel, tariff_fuel('G-1R-NOPE-99-A') AS gas, tariff_fuel('X') AS neither FROM tariffs`],
   tariff_direction: [`SELECT tariff_code, tariff_direction(tariff_code) AS direction, tariff_direction('E-1R-OUTGOING-NOPE-A') AS outgoing FROM tariffs`],
   tariff_mismatch: [`SELECT m.meter_point, t.tariff_code, tariff_mismatch(m.meter_point, t.tariff_code) AS why FROM meter_points AS m, tariffs AS t`],
+  series_label: [`SELECT DISTINCT tariff_code, payment_method, rate_type, series_label(tariff_code, payment_method, rate_type) AS label
+    FROM unit_rates ORDER BY ALL`],
+  best_window_per_day: [
+    from(`best_window_per_day(['${AGILE_J}', '${OUTGOING}'], 4, ${JUNE})`),
+    from(`best_window_per_day(['${AGILE_H}', '${EV}'], 4, NULL, NULL)`),
+  ],
+  recent_day_prices: [
+    from(`recent_day_prices(['${AGILE_J}', '${OUTGOING}'], 3, ${HALF_YEAR})`),
+    from(`recent_day_prices(['${AGILE_H}', '${DAY_NIGHT}', '${EV}'], 2, NULL, NULL)`),
+  ],
+  household_costs: [
+    from(`household_costs('${IMPORT_MP}', ['${AGILE_J}', '${FLEXIBLE}'], ${HALF_YEAR})`),
+    from(`household_costs('${EXPORT_MP}', ['${OUTGOING}'], NULL, NULL)`),
+  ],
+  daily_use: [from(`daily_use('${IMPORT_MP}', ${TWO_MONTHS})`)],
 };
 
 interface PlanItem {

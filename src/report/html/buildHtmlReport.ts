@@ -1,16 +1,18 @@
-// The HTML report: per price series (tariff × payment method × rate type) the last 14 local days as
-// daily charts (the cheapest 2 hours marked; an export tariff's dearest), a chart per earlier month
-// (at most 24, newest first) and one chart of every month;
-// then a section per meter's costs. readHtmlData asks its queries; each section is then drawn with
-// no query (pageSections), and assemblePage makes the page of them.
+// The HTML report: first the household's meters (what each paid, and would have paid at each
+// compared tariff; householdSection.ts, costCharts.ts), then per price series (tariff × payment
+// method × rate type), the newest first, the last 14 local days as daily charts (the cheapest 2
+// hours marked; an export tariff's dearest), and folded away a chart per earlier month (at most
+// 24, newest first) and one chart of every month. readHtmlData reads public relations of
+// sql/public; each section is then drawn with no query (pageSections), and assemblePage makes the
+// page of them.
 import type { Logger } from 'pino';
 import type { Params, Warehouse } from '../../store/Warehouse.js';
-import { costData, costSection, type CostData } from './costCharts.js';
+import type { JsRow } from '../../store/rowsToJs.js';
+import { costData, costSection, scenarioColours, type CostData } from './costCharts.js';
+import { householdOverview } from './householdSection.js';
 import { scopeParams, type ExportScope } from '../exportScope.js';
-import { priceDoubleSql as D } from '../../analytics/priceSql.js';
 import { dailyStats, type DailyStatsRow } from '../../analytics/dailyStats.js';
-import { monthlyStats } from '../../analytics/monthlyStats.js';
-import { inLocalDays, inTariffs } from '../../analytics/scopeSql.js';
+import { monthlyStats, type MonthlyStatsRow } from '../../analytics/monthlyStats.js';
 import { regionName } from '../../api/discover.js';
 import { dayChartSpec, historyChartSpec, monthChartSpec, type DayPoint, type MonthDay } from './chartSpecs.js';
 import { renderReportPage, type PageChart, type PageSeries } from './reportPage.js';
@@ -18,14 +20,22 @@ import { renderSvg, type TopLevelSpec } from './renderSvg.js';
 
 export const HTML_LIMITS = { days: 14, months: 24, cheapestSlots: 4 } as const;
 
-const SERIES = 'tariff_code, payment_method, rate_type';
-const SAME_SERIES = (a: string, b: string) =>
-  `${a}.tariff_code = ${b}.tariff_code AND ${a}.payment_method IS NOT DISTINCT FROM ${b}.payment_method AND ${a}.rate_type = ${b}.rate_type`;
-
-/** A day of a series, its key beside it. */
+/** A day of a series, its key (series_label) beside it. */
 type DailyRow = DailyStatsRow & { key: string };
+/** A month of a series, its key beside it. */
+type MonthRow = MonthlyStatsRow & { key: string };
 
-/** The cheapest window of a local day (an export tariff's: the dearest), with the settlement period it starts in. */
+/** A half-hour of a day drawn (recent_day_prices). */
+interface PointRow {
+  key: string;
+  local_date: string;
+  period: number;
+  price: number;
+  negative: boolean;
+}
+
+/** The best window of a local day (best_window_per_day: an import tariff's cheapest, an export
+ *  tariff's dearest), with the settlement period it starts in. */
 interface WindowRow {
   key: string;
   local_date: string;
@@ -53,9 +63,9 @@ export interface HtmlReport {
 /** What the page draws, as its queries read it (readHtmlData); the charts are drawn with no query. */
 export interface HtmlData {
   daily: DailyRow[];
-  months: Awaited<ReturnType<typeof monthlyStats>>;
+  months: MonthRow[];
   windows: WindowRow[];
-  points: Record<string, unknown>[];
+  points: PointRow[];
   names: Map<string, string>;
   /** The tariffs in scope that are export tariffs (tariff_direction): their marked window is the dearest. */
   exportTariffs: string[];
@@ -84,63 +94,53 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
   return assemblePage(data, drawn);
 }
 
-/** The page's data from its own queries. With `costParams` (payment, cost_from, cost_to), the cost
- *  sections of the scope prepareCostScope made on this connection. `working` is told each query. */
+/** The page's data, each read one public relation of sql/public (price_series, daily_stats,
+ *  monthly_stats, best_window_per_day, recent_day_prices; the costs: household_costs, daily_use).
+ *  With `costParams` (payment, cost_from, cost_to), the household's meters of the scope
+ *  prepareCostScope made on this connection. `working` is told each query. */
 export async function readHtmlData(
   warehouse: Warehouse, scope: ExportScope, costParams?: Params, working: (what: string) => void = () => undefined,
 ): Promise<HtmlData> {
   const params = scopeParams(scope);
+  working('reading the price series');
+  const series = await warehouse.all('SELECT * FROM price_series');
+  const labels = new Map(series.map((s) => [seriesKey(s), String(s.series_label)]));
+  const labelOf = (row: { tariff_code: unknown; payment_method: unknown; rate_type: unknown }) => labels.get(seriesKey(row)) ?? String(row.tariff_code);
   working('reading daily statistics');
   const daily: DailyRow[] = (await dailyStats(warehouse, { tariffs: scope.tariffs, from: scope.from, to: scope.to, rounded: true }))
-    .map((d) => ({ ...d, key: seriesLabel(d) }));
+    .map((d) => ({ ...d, key: labelOf(d) }));
   working('reading monthly statistics');
-  const months = await monthlyStats(warehouse, { tariffs: scope.tariffs, from: scope.from, to: scope.to, rounded: true });
-  working('reading cheapest windows');
+  const months = (await monthlyStats(warehouse, { tariffs: scope.tariffs, from: scope.from, to: scope.to, rounded: true }))
+    .map((m) => ({ ...m, key: labelOf(m) }));
   // an export tariff earns most in its dearest hours: its marked window is the highest-priced
-  const exportTariffs = (await warehouse.all(`SELECT code FROM (SELECT unnest($tariffs) AS code)
-    WHERE tariff_direction(code) = 'EXPORT' ORDER BY code`, { tariffs: params.tariffs! })).map((r) => String(r.code));
-  // the cheapest (export: dearest) 2-hour window of each day
-  const windows = (await warehouse.all(`
-    SELECT w.tariff_code, w.payment_method, w.rate_type, CAST(w.local_date AS VARCHAR) AS local_date,
-           CAST(epoch(w.start - d.day_start) / 1800 + 1 AS INTEGER) AS period,
-           w.local_start, w.local_end, ${D('w.mean_inc_vat')} AS mean_inc_vat
-    FROM (SELECT code, tariff_direction(code) = 'EXPORT' AS is_export FROM (SELECT unnest($tariffs) AS code)) AS t,
-         LATERAL cheapest_window_per_day(t.code, ${HTML_LIMITS.cheapestSlots},
-                                         CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ), highest := t.is_export) AS w
-    JOIN london_days AS d ON d.local_date = w.local_date`, params)).map((w): WindowRow => ({
-    key: seriesLabel({ tariff_code: w.tariff_code, payment_method: w.payment_method, rate_type: w.rate_type }), local_date: String(w.local_date), period: Number(w.period),
+  const exportTariffs = [...new Set(series.filter((s) => s.direction === 'EXPORT' && scope.tariffs.includes(String(s.tariff_code)))
+    .map((s) => String(s.tariff_code)))].sort();
+  working('reading the best 2-hour windows');
+  const windows = (await warehouse.all('SELECT * FROM best_window_per_day($tariffs, $n_slots, $range_from, $range_to)',
+    { ...params, n_slots: HTML_LIMITS.cheapestSlots })).map((w): WindowRow => ({
+    key: String(w.series_label), local_date: String(w.local_date), period: Number(w.settlement_period),
     local_start: String(w.local_start), local_end: String(w.local_end), mean_inc_vat: Number(w.mean_inc_vat),
   }));
   working('reading the half-hours of the days drawn');
-  // the last HTML_LIMITS.days local days of each series
-  const points = await warehouse.all(`
-    WITH days AS (
-        SELECT ${SERIES}, local_date
-        FROM daily_stats
-        WHERE ${inTariffs('tariff_code')}
-          AND ${inLocalDays('local_date')}
-        QUALIFY row_number() OVER (PARTITION BY ${SERIES} ORDER BY local_date DESC) <= ${HTML_LIMITS.days}
-    )
-    SELECT concat_ws(' / ', s.tariff_code, s.payment_method, CASE WHEN s.rate_type <> 'standard' THEN s.rate_type END) AS key,
-           CAST(s.local_date AS VARCHAR) AS local_date, s.settlement_period AS period, ${D('s.value_inc_vat')} AS price,
-           n.slot_start IS NOT NULL AS negative
-    FROM rate_slots AS s
-    JOIN days ON ${SAME_SERIES('s', 'days')} AND s.local_date = days.local_date
-    LEFT JOIN negative_slots AS n ON ${SAME_SERIES('s', 'n')} AND n.slot_start = s.slot_start
-    WHERE s.slot_start >= CAST($range_from AS TIMESTAMPTZ) AND s.slot_start < CAST($range_to AS TIMESTAMPTZ)
-      -- said again of rate_slots itself: other tariffs' long rates are then never expanded to half-hours
-      AND ${inTariffs('s.tariff_code')}
-    ORDER BY 1, 2, 3`, params);
-  working('reading series names');
-  const names = await seriesNames(warehouse);
+  const points = (await warehouse.all('SELECT * FROM recent_day_prices($tariffs, $n_days, $range_from, $range_to)',
+    { ...params, n_days: HTML_LIMITS.days })).map((p): PointRow => ({
+    key: String(p.series_label), local_date: String(p.local_date), period: Number(p.settlement_period),
+    price: Number(p.value_inc_vat), negative: p.negative === true,
+  }));
+  const names = seriesNames(series);
   const costs = costParams ? await costData(warehouse, costParams, working) : [];
   return { daily, months, windows, points, names, exportTariffs, costs };
 }
 
-/** The page's sections in order: each price series, then each meter's costs. */
+/** The page's sections in order: the household's meters (their costs), then each price series,
+ *  the newest first (by its last local day). */
 export function pageSections(data: HtmlData, logger: Logger): PageSection[] {
   const draw = (spec: TopLevelSpec) => renderSvg(spec, (message) => logger.debug({ message }, 'chart warning'));
-  const prices = [...groupBy(data.daily, (d) => d.key)].map(([key, days]): PageSection => ({
+  const colours = scenarioColours(data.costs);
+  const costs = data.costs.map((meter): PageSection => ({ name: `costs of ${meter.mp}`, draw: () => costSection(meter, draw, data.names, colours) }));
+  const series = [...groupBy(data.daily, (d) => d.key)]
+    .sort(([a, aDays], [b, bDays]) => maxDate(bDays).localeCompare(maxDate(aDays)) || (a < b ? -1 : a > b ? 1 : 0));
+  const prices = series.map(([key, days]): PageSection => ({
     name: key,
     draw: async () => {
       const started = performance.now();
@@ -149,22 +149,28 @@ export function pageSections(data: HtmlData, logger: Logger): PageSection[] {
       return drawn;
     },
   }));
-  const costs = data.costs.map((meter): PageSection => ({ name: `costs of ${meter.mp}`, draw: () => costSection(meter, draw, data.names) }));
-  return [...prices, ...costs];
+  return [...costs, ...prices];
 }
 
-/** The page of the sections drawn, in their order. */
+/** The page of the sections drawn: the header, the household's costs (when it has meters), then
+ *  the price sections, in pageSections' order. */
 export function assemblePage(data: HtmlData, drawn: readonly DrawnSection[]): HtmlReport {
-  const priceSeries = drawn.filter((d) => d.kind === 'prices').length;
-  const meters = drawn.length - priceSeries;
+  const prices = drawn.filter((d) => d.kind === 'prices');
+  const meters = drawn.filter((d) => d.kind === 'costs');
+  const colours = scenarioColours(data.costs);
+  const days = `local days ${minDate(data.daily)} to ${maxDate(data.daily)}`;
+  const seriesCount = `${prices.length} price series`;
   const html = renderReportPage({
-    title: 'Half-hourly electricity prices',
-    description: `${priceSeries} price series${meters > 0 ? ` and the costs of ${meters} meter${meters === 1 ? '' : 's'}` : ''}; local days ${data.daily[0]?.local_date ?? '–'} to ${maxDate(data.daily)} (Europe/London). ` +
-      'Prices in p/kWh including VAT. Times are Europe/London wall-clock time; the x axis of a daily chart is elapsed time, so a day when the clocks change is 23 or 25 hours long.',
-    limits: `Per series: the last ${HTML_LIMITS.days} local days, one chart for each of at most ${HTML_LIMITS.months} earlier months, and one chart of every month. The full data are in the CSV/Parquet files.`,
-    series: drawn.map((d) => d.page),
+    title: meters.length > 0 ? "The household's energy costs and half-hourly prices" : 'Half-hourly electricity prices',
+    description: meters.length > 0
+      ? `The costs of ${meters.length} meter${meters.length === 1 ? '' : 's'}, then ${seriesCount} (${days}), the newest first. Money in £ and prices in p/kWh, VAT included; times are Europe/London wall-clock time.`
+      : `${seriesCount} (${days}), the newest first. Prices in p/kWh including VAT; times are Europe/London wall-clock time.`,
+    limits: `Per series: the last ${HTML_LIMITS.days} local days, then (folded) one chart for each of at most ${HTML_LIMITS.months} earlier months and one of every month. The x axis of a daily chart is elapsed time, so a day when the clocks change is 23 or 25 hours long. The full data are in the CSV/Parquet files.`,
+    ...(meters.length > 0 ? { household: householdOverview(data.costs, data.names, colours) } : {}),
+    meters: meters.map((d) => d.page),
+    series: prices.map((d) => d.page),
   });
-  const specs = drawn.flatMap((d) => d.specs);
+  const specs = [...meters, ...prices].flatMap((d) => d.specs);
   return { html, charts: specs.length, specs };
 }
 
@@ -179,13 +185,11 @@ async function priceSection(data: HtmlData, seriesKey: string, days: DailyRow[],
   };
   const shownDays = days.slice(-HTML_LIMITS.days).reverse();
   const yDomain = sharedPriceAxis(shownDays);
-  const pointsOf = groupBy(data.points.filter((p) => p.key === seriesKey), (p) => p.local_date as string);
+  const pointsOf = groupBy(data.points.filter((p) => p.key === seriesKey), (p) => p.local_date);
   const dayCharts: PageChart[] = [];
   for (const day of shownDays) {
     const window = windowOf.get(day.local_date);
-    const dayPoints = (pointsOf.get(day.local_date) ?? []).map((p) => ({
-      period: p.period as number, price: p.price as number, negative: p.negative === true,
-    } satisfies DayPoint));
+    const dayPoints = (pointsOf.get(day.local_date) ?? []).map((p): DayPoint => ({ period: p.period, price: p.price, negative: p.negative }));
     dayCharts.push(await chart('day', day.local_date, dayChartSpec({
       localDate: day.local_date,
       slotsInDay: day.expected_slots,
@@ -227,7 +231,7 @@ async function priceSection(data: HtmlData, seriesKey: string, days: DailyRow[],
       ],
     })));
   }
-  const seriesMonths = data.months.filter((m) => seriesLabel(m) === seriesKey);
+  const seriesMonths = data.months.filter((m) => m.key === seriesKey);
   const history = seriesMonths.length < 2 ? undefined : await chart('history', 'all', historyChartSpec({
     months: seriesMonths.map((m) => ({
       month: m.month.slice(0, 7), min: m.min_inc_vat, mean: m.mean_inc_vat, max: m.max_inc_vat, negativeSlots: m.negative_slots,
@@ -244,6 +248,8 @@ async function priceSection(data: HtmlData, seriesKey: string, days: DailyRow[],
     days: dayCharts,
     months: monthCharts,
     monthsNotCharted: Math.max(0, earlier.length - HTML_LIMITS.months),
+    // older history folded away: the days drawn stay open
+    folded: ['history', 'months'],
   };
   return { kind: 'prices', page, specs };
 }
@@ -258,18 +264,20 @@ export function sharedPriceAxis(days: readonly { min_inc_vat: number; max_inc_va
   return [Math.floor(lo / step) * step, Math.max(Math.ceil(hi / step) * step, Math.floor(lo / step) * step + step)];
 }
 
-/** "Agile Octopus, South Eastern England" for each stored tariff: the product's display name
- *  (from the products list, when stored) and the region's name. */
-export async function seriesNames(warehouse: Warehouse): Promise<Map<string, string>> {
-  const rows = await warehouse.all(`
-    SELECT t.tariff_code, t.region, p.display_name
-    FROM tariffs AS t LEFT JOIN products AS p ON p.code = t.product_code`);
+/** "Agile Octopus, South Eastern England" for each tariff of price_series: the product's display
+ *  name (when the product is stored) and the region's name. */
+export function seriesNames(series: readonly JsRow[]): Map<string, string> {
   const names = new Map<string, string>();
-  for (const r of rows) {
-    const parts = [r.display_name as string | null, regionName(String(r.region ?? ''))].filter((x): x is string => Boolean(x));
-    if (parts.length > 0) names.set(r.tariff_code as string, parts.join(', '));
+  for (const r of series) {
+    const parts = [r.product_name as string | null, regionName(String(r.region ?? ''))].filter((x): x is string => Boolean(x));
+    if (parts.length > 0) names.set(String(r.tariff_code), parts.join(', '));
   }
   return names;
+}
+
+/** A lookup key of a series' three columns (not its label: that is price_series' series_label). */
+function seriesKey(row: { tariff_code?: unknown; payment_method?: unknown; rate_type?: unknown }): string {
+  return JSON.stringify([row.tariff_code, row.payment_method ?? null, row.rate_type]);
 }
 
 function seriesFacts(days: DailyRow[]): [string, string][] {
@@ -303,12 +311,6 @@ function daySubtitle(day: DailyRow, window: WindowRow | undefined, highest: bool
   ];
 }
 
-/** "tariff / payment method / rate type", the parts that are set (standard rates unnamed). */
-function seriesLabel(row: { tariff_code: unknown; payment_method: unknown; rate_type: unknown }): string {
-  return [row.tariff_code, row.payment_method, row.rate_type === 'standard' ? null : row.rate_type]
-    .filter((part) => part !== null && part !== undefined).map(String).join(' / ');
-}
-
 function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const row of rows) {
@@ -320,8 +322,12 @@ function groupBy<T>(rows: readonly T[], keyOf: (row: T) => string): Map<string, 
   return groups;
 }
 
-function maxDate(days: DailyRow[]): string {
+function maxDate(days: readonly { local_date: string }[]): string {
   return days.reduce((m, d) => (d.local_date > m ? d.local_date : m), days[0]?.local_date ?? '–');
+}
+
+function minDate(days: readonly { local_date: string }[]): string {
+  return days.reduce((m, d) => (d.local_date < m ? d.local_date : m), days[0]?.local_date ?? '–');
 }
 
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];

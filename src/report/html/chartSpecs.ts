@@ -4,6 +4,8 @@
 import { localDayBounds, utcOffsetMinutes } from '../../time/index.js';
 import type { ChartLayer, TopLevelSpec } from './renderSvg.js';
 
+/** One meaning per colour across the page: the price charts' colours, and the cost charts' own
+ *  (the agreements, daily consumption, SCENARIO_COLORS), none shared. */
 export const COLORS = {
   price: '#1f77b4',
   range: '#aec7e8',
@@ -11,7 +13,15 @@ export const COLORS = {
   cheapest: '#2ca02c',
   /** An export tariff's marked window: its highest-priced 2 hours, the best time to export. */
   dearest: '#ff7f0e',
+  /** The agreements' bars in a cost chart (what was paid). */
+  agreements: '#4d4d4d',
+  /** Daily consumption bars. */
+  consumption: '#c7c7c7',
 } as const;
+
+/** The compared tariffs' bars in the cost charts and their swatches in the household's tables,
+ *  one per tariff (in the order of the page's compared tariffs): none is a colour of COLORS. */
+export const SCENARIO_COLORS = ['#9467bd', '#8c564b', '#e377c2', '#bcbd22', '#393b79', '#8c6d31', '#843c39', '#7b4173'] as const;
 
 const WIDTH = 470;
 const HEIGHT = 170;

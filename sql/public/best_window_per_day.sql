@@ -1,0 +1,44 @@
+-- best_window_per_day(tariffs, n_slots, range_from, range_to): per series of the listed tariffs
+-- (VARCHAR[]) and Europe/London local day, the best n_slots contiguous half-hours lying inside that
+-- day and inside [range_from, range_to) (TIMESTAMPTZ): an import tariff's cheapest, an export
+-- tariff's dearest (when exporting pays most), as cheapest_window_per_day finds them (the
+-- tariff's direction: tariff_direction). The HTML page marks them on its day and month charts.
+-- Ordered by tariff_code, payment_method (NULLS FIRST), rate_type, local_date.
+-- Columns: tariff_code, payment_method, rate_type, series_label (VARCHAR, see price_series);
+-- highest (BOOLEAN: the dearest window, an export tariff's); local_date (DATE);
+-- settlement_period (INTEGER: the half-hour of the local day the window starts in, 1 at
+-- midnight, up to 46, 48 or 50); start, "end" (TIMESTAMPTZ); local_start, local_end (VARCHAR:
+-- London wall time with its offset, ISO 8601); slots (INTEGER); mean_inc_vat, mean_exc_vat
+-- (DECIMAL(10,4), pence per kWh, rounded as the exported files round them).
+CREATE OR REPLACE MACRO best_window_per_day(tariffs, n_slots, range_from, range_to) AS TABLE
+WITH listed AS (
+    SELECT code, tariff_direction(code) = 'EXPORT' AS highest
+    FROM (SELECT DISTINCT unnest(CAST(tariffs AS VARCHAR[])) AS code)
+),
+windows AS (
+    SELECT t.highest, w.*
+    FROM listed AS t,
+         LATERAL cheapest_window_per_day(t.code, n_slots, CAST(range_from AS TIMESTAMPTZ), CAST(range_to AS TIMESTAMPTZ),
+                                         highest := t.highest) AS w
+)
+SELECT
+    -- the series and the day
+    w.tariff_code,
+    w.payment_method,
+    w.rate_type,
+    series_label(w.tariff_code, w.payment_method, w.rate_type) AS series_label,
+    w.highest,
+    w.local_date,
+    -- the window: where it starts in the day, its instants and wall times
+    CAST((epoch(w.start) - epoch(d.day_start)) / 1800 + 1 AS INTEGER) AS settlement_period,
+    w.start,
+    w."end",
+    w.local_start,
+    w.local_end,
+    w.slots,
+    -- prices, p/kWh
+    CAST(CAST(w.mean_inc_vat AS DECIMAL(18, 9)) AS DECIMAL(10, 4)) AS mean_inc_vat,
+    CAST(CAST(w.mean_exc_vat AS DECIMAL(18, 9)) AS DECIMAL(10, 4)) AS mean_exc_vat
+FROM windows AS w
+JOIN london_days AS d ON d.local_date = w.local_date
+ORDER BY w.tariff_code, w.payment_method NULLS FIRST, w.rate_type, w.local_date;

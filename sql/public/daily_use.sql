@@ -1,0 +1,16 @@
+-- daily_use(meter, range_from, range_to, payment := 'DIRECT_DEBIT'): each Europe/London local day
+-- of a meter point whose midnight lies in [range_from, range_to) (TIMESTAMPTZ; NULL: from its
+-- first reading, to its last): the kWh read and the mean price of its half-hours at the
+-- agreements in force, what the HTML page's daily consumption chart draws. The days of
+-- daily_costs (tariff NULL). Ordered by local_date.
+-- Columns: local_date (DATE); tariff_code (VARCHAR: the agreements' tariff at the day's start);
+-- kwh (DECIMAL(18,3), kWh; an export meter's: exported); mean_price_inc_vat (DECIMAL(10,4),
+-- pence per kWh inc VAT: the day's energy cost ÷ its kWh; NULL when nothing was read or priced).
+CREATE OR REPLACE MACRO daily_use(meter, range_from, range_to, payment := 'DIRECT_DEBIT') AS TABLE
+SELECT
+    local_date,
+    tariff_code,
+    CAST(CAST(kwh AS DECIMAL(18, 9)) AS DECIMAL(18, 3)) AS kwh,
+    CAST(CAST(energy_cost_inc_vat / nullif(kwh, 0) AS DECIMAL(18, 9)) AS DECIMAL(10, 4)) AS mean_price_inc_vat
+FROM daily_costs(meter, NULL, range_from, range_to, payment := payment)
+ORDER BY local_date;
