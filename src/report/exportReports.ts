@@ -114,6 +114,9 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
       progress?.working(step.name);
       await step.run();
       progress?.done();
+      // a turn of the event loop between steps, so the bar redraws: a chart's drawing resolves
+      // without one, and the steps would otherwise all show at once at the end
+      if (progress) await new Promise((resolve) => setImmediate(resolve));
     }
     if (page) {
       const path = join(options.outDir, HTML_FILE);
