@@ -62,6 +62,8 @@ describe('start-up', () => {
     expect(opened.code).toBe(0);
     expect(opened.stdout.trim()).toBe('n\n1');
     expect(opened.packages.has('@duckdb/node-api')).toBe(true);
+    // no bar is drawn (stderr is piped): the bar's package is not loaded
+    expect(opened.packages.has('cli-progress')).toBe(false);
   });
 
   it('a query piped, without a config file, loads neither the config validator (zod) nor pino-pretty', () => {

@@ -6,7 +6,7 @@ import type { JsRow } from '../store/rowsToJs.js';
 import type { Params, Warehouse } from '../store/Warehouse.js';
 import { localDateOf, localDayBounds } from '../time/index.js';
 import { selectPrices } from './priceSql.js';
-import { describeRange, rangeParams, type Range } from './range.js';
+import { checkRange, describeRange, rangeParams, type Range } from './range.js';
 import { meterOnIog, type DispatchMode } from './dispatchMode.js';
 
 export type CostPeriod = 'half-hour' | 'day' | 'month';
@@ -139,6 +139,7 @@ async function requireTariffs(warehouse: Warehouse, meter: string, tariffs: read
 }
 
 async function requireConsumption(warehouse: Warehouse, meter: string, range: Range): Promise<void> {
+  checkRange(range); // --from after --to is a usage error, as in every other question, not "no consumption"
   const [point, serial] = meter.split(':');
   const row = (await warehouse.one(`
     SELECT count(*) AS stored,

@@ -7,7 +7,7 @@ import type { JsRow } from '../store/rowsToJs.js';
 import type { Params, Warehouse } from '../store/Warehouse.js';
 import { selectSql, type PaymentMethod } from './costs.js';
 import type { DispatchMode } from './dispatchMode.js';
-import { describeRange, rangeParams, type Range } from './range.js';
+import { checkRange, describeRange, rangeParams, type Range } from './range.js';
 
 export interface PortfolioRequest extends Range {
   /** Tariffs compared (compare) or the one priced (cost; none: the agreements in force). */
@@ -33,6 +33,7 @@ const BATCH = 250;
 
 /** The rows of every meter point with consumption in the range. */
 export async function portfolioCosts(warehouse: Warehouse, question: PortfolioQuestion, request: PortfolioRequest): Promise<PortfolioAnswer> {
+  checkRange(request);
   const range = rangeParams(request);
   const meters = (await warehouse.all(`
     SELECT DISTINCT meter_point FROM consumption

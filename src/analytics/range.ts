@@ -1,7 +1,7 @@
 // The half-open instant range [from, to) every analytics question takes, checked and turned into
 // bound parameters; an absent bound is unbounded (the SQL macros read NULL as ±infinity).
 import { UsageError } from '../errors.js';
-import { formatUtc } from '../time/index.js';
+import { describeOrder, describeWindow } from '../time/index.js';
 
 export interface Range {
   /** Inclusive start; undefined = from the first stored half-hour. */
@@ -15,7 +15,7 @@ export function checkRange(range: Range): void {
     if (value !== undefined && Number.isNaN(value.getTime())) throw new UsageError(`--${name}: not a valid instant`);
   }
   if (range.from && range.to && range.from >= range.to) {
-    throw new UsageError(`--from must be before --to (the range is half-open: [from, to)), got ${formatUtc(range.from)} and ${formatUtc(range.to)}`);
+    throw new UsageError(`--from must be before --to (the range is half-open: [from, to)), ${describeOrder(range.from, range.to)}`);
   }
 }
 
@@ -24,8 +24,9 @@ export function rangeParams(range: Range): { from: string | null; to: string | n
   return { from: range.from?.toISOString() ?? null, to: range.to?.toISOString() ?? null };
 }
 
-/** `[2024-03-31T00:00:00Z, 2024-04-01T00:00:00Z)` for messages; open ends shown as such. */
+/** `in [2024-03-31, 2024-04-01) (UTC [2024-03-31T00:00:00Z, 2024-04-01T00:00:00Z))` for messages: as
+ *  the user typed the ends (describeWindow); open ends shown as such. */
 export function describeRange(range: Range): string {
   if (!range.from && !range.to) return 'in any range';
-  return `in [${range.from ? formatUtc(range.from) : 'the start'}, ${range.to ? formatUtc(range.to) : 'the end'})`;
+  return `in ${describeWindow(range.from, range.to)}`;
 }

@@ -2,7 +2,10 @@
 // warehouse, or a CSV/Parquet/JSON file DuckDB reads by its name) with a slot start and a weight,
 // checked, then passed to price_windows and cheapest_slots as their slot_weights list. Values are
 // never pasted into the SQL; the relation's name goes through quoteIdentifier.
+import { existsSync } from 'node:fs';
+import { isAbsolute } from 'node:path';
 import { UsageError } from '../errors.js';
+import { StorageError } from '../store/StorageError.js';
 import { quoteIdentifier } from '../store/quoteIdentifier.js';
 import type { Warehouse } from '../store/Warehouse.js';
 
@@ -26,6 +29,10 @@ export interface SlotWeights {
  */
 export async function slotWeights(warehouse: Warehouse, relation: string): Promise<SlotWeights> {
   const from = relationSql(relation);
+  const file = relation.trim();
+  if (FILE.test(file) && !/[*?[]/.test(file) && !existsSync(file)) {
+    throw new UsageError(`${FLAG}: no file ${file}${isAbsolute(file) ? '' : ` (in ${process.cwd()})`}`);
+  }
   let columns: { column_name: string; column_type: string }[];
   try {
     columns = await warehouse.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${from}`);
@@ -101,6 +108,9 @@ export function relationSql(relation: string): string {
   return parts.map(quoteIdentifier).join('.');
 }
 
+/** DuckDB's own first line: a file it cannot read is the user's, not the warehouse's disk (the
+ *  StorageError's advice about the database's directory would mislead). */
 function firstLine(error: unknown): string {
-  return String((error as Error)?.message ?? error).split('\n')[0]!;
+  const said = error instanceof StorageError ? error.cause : error;
+  return String((said as Error)?.message ?? said).split('\n')[0]!;
 }

@@ -12,7 +12,7 @@ import { anySignal, deadlineSignal } from '../abortSignals.js';
 import { silentLogger } from '../log/createLogger.js';
 import {
   ApiError, ApiValidationError, AuthError, BlockedError, GraphqlError, HttpStatusError, InvalidResponseError, NetworkError,
-  RetriesExhaustedError, RetryAfterTooLongError, TimeoutError,
+  RetriesExhaustedError, RetryAfterTooLongError, describeTransportFailure, TimeoutError,
 } from './errors.js';
 import { RequestSlots } from './RequestSlots.js';
 import { errorEnvelopeSchema } from './schemas.js';
@@ -166,7 +166,8 @@ export class HttpClient {
       // Throttling (429) is the server's ordinary flow control, not a problem: info, not a warning.
       this.logger[last.status === 429 || last instanceof GraphqlError ? 'info' : 'warn'](
         { method, url: shownUrl, attempt, status: last.status, reason: last.code, delay_ms: delay },
-        `retrying ${method} after ${last.code}${last.status ? ` ${last.status}` : ''}`,
+        `retrying ${method} after ${last.code}${last.status ? ` ${last.status}` : ''}` +
+          (last instanceof NetworkError || last instanceof TimeoutError ? `: ${last.reason}` : ''),
       );
       await this.sleep(delay, options.signal);
     }
@@ -202,7 +203,7 @@ export class HttpClient {
       if (deadline.expired() && !options.signal?.aborted) {
         const why = limitMs < this.timeouts.attemptMs ? 'what was left of the time budget' : 'the per-attempt limit';
         throw new Retryable(new TimeoutError(
-          `no complete response within ${formatSeconds(limitMs)} (${why})`, { ...context, cause: error },
+          `${url.host} timed out: no complete response within ${formatSeconds(limitMs)} (${why})`, { ...context, cause: error },
         ));
       }
       if (options.signal?.aborted) throw error; // the caller stopped: not a failure of the server
@@ -257,9 +258,10 @@ export class HttpClient {
     const code = (error as { code?: string }).code ?? '';
     if ((error as Error).name === 'AbortError' || code === 'UND_ERR_ABORTED') return error;
     const message = (error as Error).message ?? String(error);
-    if (TIMEOUT_CODES.has(code)) return new Retryable(new TimeoutError(`${code}: ${message}`, { ...context, cause: error }));
-    if (NETWORK_CODES.has(code)) return new Retryable(new NetworkError(`${code}: ${message}`, { ...context, cause: error }));
-    return new NetworkError(`${code || 'request failed'}: ${message}`, { ...context, cause: error });
+    const reason = describeTransportFailure(code, message, context.url);
+    if (TIMEOUT_CODES.has(code)) return new Retryable(new TimeoutError(reason, { ...context, cause: error }));
+    if (NETWORK_CODES.has(code)) return new Retryable(new NetworkError(reason, { ...context, cause: error }));
+    return new NetworkError(reason, { ...context, cause: error });
   }
 }
 

@@ -3,7 +3,7 @@
 import type { Logger } from 'pino';
 import { formatUtc } from '../time/index.js';
 import { HttpClient, type Credentials, type HttpClientOptions } from './HttpClient.js';
-import { AuthError, RecordValidationError } from './errors.js';
+import { AuthError, HttpStatusError, RecordValidationError } from './errors.js';
 import { paginate, type Page, type PaginateOptions } from './paginate.js';
 import {
   accountSchema, issuePath, productDetailSchema, productSchema, standingChargeSchema, unitRateSchema,
@@ -105,7 +105,9 @@ export class OctopusClient {
         method: 'GET', url: redactUrl(url),
       });
     }
-    return this.getOne(url, accountSchema, this.credentials, options.signal);
+    return await this.getOne(url, accountSchema, this.credentials, options.signal).catch((error: unknown) => {
+      throw accountNotFound(error, accountNumber);
+    });
   }
 
   /** Half-hourly readings of one meter (credentials required); `order_by` 'period' = oldest first. */
@@ -130,7 +132,9 @@ export class OctopusClient {
     if (!this.credentials) {
       throw new AuthError('account data needs credentials: set TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN', { method: 'GET', url: redactUrl(url) });
     }
-    return this.getOne(url, accountMetersSchema, this.credentials, options.signal);
+    return await this.getOne(url, accountMetersSchema, this.credentials, options.signal).catch((error: unknown) => {
+      throw accountNotFound(error, accountNumber);
+    });
   }
 
   private rates(path: string, kind: string, period: Period, options: PaginateOptions): AsyncGenerator<Page<UnitRate>> {
@@ -170,4 +174,14 @@ function rateSchema(kind: string) {
 
 function seg(value: string): string {
   return encodeURIComponent(value);
+}
+
+/** A 404 for an account: the number is unknown to the API, or not an account the key may read
+ *  (the API answers both the same). Other errors unchanged. */
+function accountNotFound(error: unknown, accountNumber: string): unknown {
+  if (!(error instanceof HttpStatusError) || error.status !== 404) return error;
+  return new HttpStatusError(
+    { method: error.method, url: error.url, status: 404, ...(error.attempts === undefined ? {} : { attempts: error.attempts }), cause: error },
+    `account ${accountNumber} not found for this API key (check the account number, A-XXXXXXXX, and that the key is that account's)`,
+  );
 }

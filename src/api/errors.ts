@@ -40,8 +40,9 @@ function shortUrl(url: string): string {
 /** A non-retryable status (or a retryable one when retries are off), e.g. 404. */
 export class HttpStatusError extends ApiError {
   override readonly name = 'HttpStatusError';
-  constructor(context: ApiErrorContext & { status: number }) {
-    super('HTTP_STATUS', `HTTP ${context.status}`, context);
+  /** `meaning`: what the status means for the request, in words (an account not found). */
+  constructor(context: ApiErrorContext & { status: number }, meaning?: string) {
+    super('HTTP_STATUS', `HTTP ${context.status}${meaning === undefined ? '' : `: ${meaning}`}`, context);
   }
 }
 
@@ -96,16 +97,68 @@ export class ApiValidationError extends ApiError {
 /** A connect, header or body timeout of one attempt. */
 export class TimeoutError extends ApiError {
   override readonly name = 'TimeoutError';
+  /** The message without the method and URL (it names the host), as summaries repeat it. */
+  readonly reason: string;
   constructor(message: string, context: ApiErrorContext) {
     super('TIMEOUT', message, context);
+    this.reason = message;
   }
 }
 
-/** Connection reset, refused, closed early. */
+/** Connection refused, reset or closed early, a host not found, TLS refused. */
 export class NetworkError extends ApiError {
   override readonly name = 'NetworkError';
+  /** The message without the method and URL (it names the host and the cause), as summaries repeat it. */
+  readonly reason: string;
   constructor(message: string, context: ApiErrorContext) {
     super('NETWORK', message, context);
+    this.reason = message;
+  }
+}
+
+/** What went wrong in the user's words, naming the host: `connection refused by 127.0.0.1:9`,
+ *  `host api.example.invalid not found (DNS)`, `TLS with …: …`. `code` is Node's (or undici's). */
+export function describeTransportFailure(code: string, message: string, url: string): string {
+  const { host, hostname } = hostOf(url);
+  switch (code) {
+    case 'ECONNREFUSED':
+      return `connection refused by ${host} (nothing listening there?)`;
+    case 'ENOTFOUND':
+      return `host ${hostname} not found (DNS: no such name)`;
+    case 'EAI_AGAIN':
+      return `host ${hostname} could not be looked up (DNS did not answer)`;
+    case 'ECONNRESET':
+    case 'EPIPE':
+    case 'ECONNABORTED':
+    case 'UND_ERR_SOCKET':
+    case 'UND_ERR_CLOSED':
+      return `connection to ${host} closed early (${code})`;
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return `${host} unreachable: no route to it (${code})`;
+    case 'UND_ERR_CONNECT_TIMEOUT':
+    case 'ETIMEDOUT':
+      return `connecting to ${host} timed out`;
+    case 'UND_ERR_HEADERS_TIMEOUT':
+    case 'UND_ERR_BODY_TIMEOUT':
+      return `${host} timed out in the middle of a response (${code})`;
+    default:
+      if (/^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/.test(code)) {
+        // OpenSSL's own text (`…:SSL routines:…:wrong version number:…`) is for its developers: the code says it
+        const said = /routines:/.test(message) ? code.replace(/^ERR_(?:SSL|TLS)_/, '').toLowerCase().replace(/_/g, ' ') : message.trim();
+        const plain = code === 'ERR_SSL_WRONG_VERSION_NUMBER' ? ' (does it speak https?)' : '';
+        return `TLS with ${host} failed: ${said}${plain} (${code})`;
+      }
+      return `request to ${host} failed: ${code ? `${code}: ` : ''}${message}`;
+  }
+}
+
+function hostOf(url: string): { host: string; hostname: string } {
+  try {
+    const parsed = new URL(url);
+    return { host: parsed.host, hostname: parsed.hostname };
+  } catch {
+    return { host: 'the server', hostname: 'the server' };
   }
 }
 
@@ -133,6 +186,7 @@ function describeLast(last: ApiError): string {
   if (last instanceof BlockedError) return last.reason;
   if (last instanceof GraphqlError && last.errorCode !== undefined) return `GraphQL ${last.errorCode}`;
   if (last.status !== undefined) return String(last.status);
+  if (last instanceof NetworkError || last instanceof TimeoutError) return last.reason;
   return last.code.toLowerCase();
 }
 

@@ -19,7 +19,7 @@ const LAYOUT: Record<PortfolioQuestion, TableLayout> = {
 
 export async function printPortfolio(warehouse: Warehouse, format: OutputFormat, question: PortfolioQuestion,
   request: Omit<PortfolioRequest, 'progress'>): Promise<void> {
-  const bar = createStepBar('pricing', 'meters');
+  const bar = await createStepBar('pricing', 'meters');
   let answer;
   try {
     answer = await portfolioCosts(warehouse, question, { ...request, ...(bar ? { progress: { expect: (n) => bar.expect(n), done: (n) => bar.done(n) } } : {}) });

@@ -17,9 +17,13 @@ export async function printQuery(flags: CommonFlags, sql: string, layout?: Table
     // exactly the columns selected; DOUBLEs without the noise of their last bits (see withoutNoise)
     const rows = withoutNoise(rowsToJs(reader), reader);
     const columns = reader.columnNames();
-    if (format === 'table' && !layout) {
+    // DECIMALs with their scale, as DuckDB prints them: 92.90, not 92.9 (in JSON still a number)
+    const decimals = layout ? [] : withScale(rows, reader);
+    if (format === 'json' && decimals.length > 0) {
+      process.stdout.write(jsonWithExactNumbers(rows, columns, decimals));
+    } else if (format === 'table' && !layout) {
       const instants = columns.filter((_c, i) => reader.columnTypes()[i]!.typeId === DuckDBTypeId.TIMESTAMP_TZ);
-      process.stdout.write(renderExactTable(rows, columns, terminalWidth(), instants));
+      process.stdout.write(renderExactTable(rows, columns, terminalWidth(), instants, decimals));
     } else {
       writeRows(rows, format, columns, false, layout);
     }
@@ -46,4 +50,35 @@ function withoutNoise(rows: JsRow[], reader: DuckDBResultReader): JsRow[] {
     }
   }
   return rows;
+}
+
+/** DECIMAL columns as their exact text, every digit of their scale (DuckDB's own DECIMAL value
+ *  prints so); returns the columns changed. */
+function withScale(rows: JsRow[], reader: DuckDBResultReader): string[] {
+  const names = reader.columnNames();
+  const decimals = reader.columnTypes().flatMap((type, i) => (type.typeId === DuckDBTypeId.DECIMAL ? [i] : []));
+  if (decimals.length === 0) return [];
+  const values = reader.getRows();
+  for (let r = 0; r < rows.length; r++) {
+    for (const i of decimals) {
+      const value = values[r]![i];
+      rows[r]![names[i]!] = value === null || value === undefined ? null : String(value);
+    }
+  }
+  return decimals.map((i) => names[i]!);
+}
+
+/** The rows as `JSON.stringify(rows, null, 2)` writes them, but the `exact` columns (numbers as
+ *  text) written as JSON numbers with every digit: `"total_gbp": 92.90`. */
+function jsonWithExactNumbers(rows: readonly JsRow[], columns: readonly string[], exact: readonly string[]): string {
+  if (rows.length === 0) return '[]\n';
+  const objects = rows.map((row) => {
+    const fields = columns.filter((c, i) => columns.indexOf(c) === i).map((c) => {
+      const value = row[c];
+      const text = exact.includes(c) && typeof value === 'string' ? value : JSON.stringify(value ?? null, null, 2).replace(/\n/g, '\n    ');
+      return `    ${JSON.stringify(c)}: ${text}`;
+    });
+    return fields.length === 0 ? '  {}' : `  {\n${fields.join(',\n')}\n  }`;
+  });
+  return `[\n${objects.join(',\n')}\n]\n`;
 }

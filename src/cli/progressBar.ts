@@ -1,10 +1,11 @@
 // Progress bars on stderr when it is a terminal; nothing otherwise, so cron mail and piped logs
 // stay clean. Log lines print above them (src/cli/terminal.ts). createProgressBar counts records
 // (an ingest: those fetched of those the first pages announced); createStepBar counts steps (an
-// export's reports and chart series), naming the one at work.
+// export's reports and chart series), naming the one at work. Both are made only on a terminal,
+// and only then is the drawing (cli-progress) loaded: hence async.
 import type { Progress } from '../ingest/ingestRates.js';
 import type { ExportProgress } from '../report/exportReports.js';
-import { terminalBar } from './terminal.js';
+import { loadTerminalBar } from './commands/index.js';
 
 export interface ProgressBar extends Progress {
   stop(): void;
@@ -14,9 +15,9 @@ export interface StepBar extends ExportProgress {
   stop(): void;
 }
 
-export function createProgressBar(label: string, stream: NodeJS.WriteStream = process.stderr): ProgressBar | undefined {
+export async function createProgressBar(label: string, stream: NodeJS.WriteStream = process.stderr): Promise<ProgressBar | undefined> {
   // records are steps of one each: the step bar's counter, without a "working on" label
-  const steps = createStepBar(label, 'records', stream);
+  const steps = await createStepBar(label, 'records', stream);
   if (!steps) return undefined;
   return {
     expect: (records) => steps.expect(records),
@@ -25,8 +26,9 @@ export function createProgressBar(label: string, stream: NodeJS.WriteStream = pr
   };
 }
 
-export function createStepBar(label: string, unit: string, stream: NodeJS.WriteStream = process.stderr): StepBar | undefined {
+export async function createStepBar(label: string, unit: string, stream: NodeJS.WriteStream = process.stderr): Promise<StepBar | undefined> {
   if (!stream.isTTY) return undefined;
+  const { terminalBar } = await loadTerminalBar();
   const bar = terminalBar(label, unit, stream);
   let total = 0;
   let value = 0;

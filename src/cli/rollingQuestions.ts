@@ -5,7 +5,7 @@ import { parseDispatchMode, rangeCoverage, seriesKey, type DispatchMode, type Le
 import { dispatchPrices, type DispatchPrices } from '../analytics/dispatchPrices.js';
 import { TariffsError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
-import { parseUserDateTime } from '../time/index.js';
+import { describeWindow, parseUserDateTime } from '../time/index.js';
 import { parsed, price, rule, wholeMinutes } from './flagRules.js';
 import { isNow, WHEN, type RangeFlags } from './questions.js';
 
@@ -112,12 +112,18 @@ export async function markCoverage<R extends { payment_method: string | null; ra
   const gaps = coverage.filter((c) => !c.complete);
   for (const gap of gaps) {
     const series = gap.payment_method === null && gap.rate_type === 'standard' ? '' : ` (${[gap.payment_method, gap.rate_type].filter(Boolean).join(', ')})`;
-    const what = `${flags.tariff}${series} has no price for ${gap.missing_slots} of the ${gap.expected_slots} half-hours in [${gap.range_start}, ${gap.range_end})`;
+    const what = `${flags.tariff}${series} has no price for ${gap.missing_slots} of the ${gap.expected_slots} half-hours in ${describeWindow(asTyped(gap.range_start, range.from), asTyped(gap.range_end, range.to))}`;
     if (flags.complete) throw new TariffsError('INCOMPLETE_RANGE', `${what}: not answering (--complete)`);
     process.stderr.write(`tariffs: warning: ${what}; the answer uses the priced ones\n`);
   }
   const incomplete = new Set(gaps.map(seriesKey));
   return rows.map((row) => ({ ...row, complete: !incomplete.has(seriesKey(row)) }));
+}
+
+/** The instant `utc` as the user typed it when it is that flag's (`given`), else as a plain instant. */
+function asTyped(utc: string, given: Date | undefined): Date {
+  const instant = new Date(utc);
+  return given !== undefined && given.getTime() === instant.getTime() ? given : instant;
 }
 
 /** The request's direction, price limits and length mode. */

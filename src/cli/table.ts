@@ -202,7 +202,11 @@ function exactCell(value: unknown, instant: boolean): string {
  * Europe/London wall times. When the table is wider than `width`, each row is a block of
  * `column  value` lines instead (as psql's expanded display), so nothing is cut or left out.
  */
-export function renderExactTable(rows: readonly Row[], cols: readonly string[], width?: number, instants: readonly string[] = []): string {
+export function renderExactTable(
+  rows: readonly Row[], cols: readonly string[], width?: number, instants: readonly string[] = [],
+  /** Columns of numbers given as their exact text (DECIMALs with their scale): aligned right too. */
+  exactNumbers: readonly string[] = [],
+): string {
   if (cols.length === 0) return '(no rows)\n';
   const count = `${rows.length} row${rows.length === 1 ? '' : 's'}`;
   const body = rows.map((r) => cols.map((c) => exactCell(r[c], instants.includes(c))));
@@ -211,7 +215,7 @@ export function renderExactTable(rows: readonly Row[], cols: readonly string[], 
     const blocks = body.map((line, r) => `${`-[ row ${r + 1} ]${'-'.repeat(width)}`.slice(0, Math.min(width, 40))}\n${renderRecord(cols, line, width)}`);
     return `${blocks.join('')}${count}\n`;
   }
-  const numeric = cols.map((c) => rows.length > 0 && rows.every((r) => r[c] === null || typeof r[c] === 'number'));
+  const numeric = cols.map((c) => exactNumbers.includes(c) || (rows.length > 0 && rows.every((r) => r[c] === null || typeof r[c] === 'number')));
   const fmt = (line: string[]) =>
     line.map((v, i) => (numeric[i] ? v.padStart(widths[i]!) : v.padEnd(widths[i]!))).join('  ').trimEnd();
   const lines = [fmt([...cols]), widths.map((w) => '-'.repeat(w)).join('  '), ...body.map(fmt)];

@@ -1,12 +1,27 @@
 // One terminal shared by log lines and the progress bar. While a bar is shown, a log line goes
-// above it and the bar is redrawn below (cli-progress's MultiBar.log), so lines are never glued to
-// the bar or overwritten by it; with no bar, lines go straight to stderr. The bar's line is
-// composed to fit the terminal's width (fitBarLine): at 60 columns it shrinks, never gets cut.
+// above it and the bar is redrawn below (cli-progress's MultiBar.log, terminalBar.ts), so lines are
+// never glued to the bar or overwritten by it; with no bar, lines go straight to stderr. The bar's
+// line is composed to fit the terminal's width (fitBarLine): at 60 columns it shrinks, never gets
+// cut. cli-progress itself is loaded only when a bar is drawn (terminalBar.ts).
 import { Writable } from 'node:stream';
-import CliProgress from 'cli-progress';
 import { wrapWords } from './wrapHelp.js';
 
-let active: CliProgress.MultiBar | undefined;
+/** What takes log lines while a bar is shown: they go above it. */
+export interface BarLog {
+  log(text: string): void;
+}
+
+let active: BarLog | undefined;
+
+/** The bar shown now (terminalBar.ts), or none: log lines then go straight to stderr. */
+export function showingBar(bar: BarLog | undefined): void {
+  active = bar;
+}
+
+/** Is `bar` the one shown? */
+export function isShowing(bar: BarLog): boolean {
+  return active === bar;
+}
 
 /** Where the CLI's log lines go on a terminal (pino-pretty writes here). */
 export const terminalLog = new Writable({
@@ -93,45 +108,4 @@ function formatSeconds(s: number): string {
   const minutes = Math.floor(seconds / 60);
   if (minutes < 60) return `${minutes}m${String(seconds % 60).padStart(2, '0')}s`;
   return `${Math.floor(minutes / 60)}h${String(minutes % 60).padStart(2, '0')}m`;
-}
-
-export function terminalBar(label: string, unit: string, stream: NodeJS.WriteStream = process.stderr): TerminalBar {
-  let multi: CliProgress.MultiBar | undefined;
-  let bar: CliProgress.SingleBar | undefined;
-  let value = 0;
-  let what: string | undefined;
-  const format: CliProgress.GenericFormatter = (_options, params) => fitBarLine({
-    label, progress: params.progress, value: params.value, total: params.total, unit, what,
-    // cli-progress says 'NULL' or 'INF' while it cannot tell
-    ...(typeof params.eta === 'number' ? { etaSeconds: params.eta } : {}),
-    elapsedSeconds: (Date.now() - params.startTime) / 1000,
-  }, stream.columns || params.maxWidth);
-  return {
-    setTotal(total) {
-      if (total <= 0) return; // nothing announced yet: no bar at "0/0"
-      if (!multi) {
-        multi = new CliProgress.MultiBar({
-          stream, format, hideCursor: true, clearOnComplete: true, etaBuffer: 50, gracefulExit: false,
-          autopadding: true,
-        }, CliProgress.Presets.shades_classic);
-        bar = multi.create(total, value);
-        active = multi;
-      } else {
-        bar!.setTotal(total);
-      }
-    },
-    update(v, now) {
-      value = v;
-      if (now !== undefined) what = now;
-      bar?.update(v);
-    },
-    stop() {
-      if (!multi) return;
-      multi.update(); // prints the log lines still buffered above the bar
-      multi.stop();
-      if (active === multi) active = undefined;
-      multi = undefined;
-      bar = undefined;
-    },
-  };
 }

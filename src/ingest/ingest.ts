@@ -9,6 +9,7 @@ import type { HttpClientOptions } from '../api/HttpClient.js';
 import type { Config } from '../config/loadConfig.js';
 import { anySignal, deadlineSignal } from '../abortSignals.js';
 import { UsageError } from '../errors.js';
+import { describeOrder } from '../time/index.js';
 import { finishRun, startRun, type RunStatus } from '../store/ingestRuns.js';
 import { STORAGE_CODES, StorageError } from '../store/StorageError.js';
 import type { Warehouse } from '../store/Warehouse.js';
@@ -100,7 +101,7 @@ export function useCasesOf(request: IngestRequest): UseCaseName[] {
 
 export async function runIngest(request: IngestRequest, context: IngestContext): Promise<IngestSummary> {
   if (request.from && request.to && request.from >= request.to) {
-    throw new UsageError('--from must be before --to (the window is half-open: [from, to))');
+    throw new UsageError(`--from must be before --to (the window is half-open: [from, to)), ${describeOrder(request.from, request.to)}`);
   }
   const { config } = context;
   const started = Date.now();

@@ -1,11 +1,12 @@
 // exportReports: the reports of README.md (section Exports) written to a directory as CSV, Parquet
 // and/or one self-contained HTML page, one step after another; the same data give the same bytes.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { TariffsError, UsageError } from '../errors.js';
 import { silentLogger } from '../log/createLogger.js';
 import { Warehouse } from '../store/Warehouse.js';
+import { writableDirectoryProblem } from '../store/writableDirectory.js';
 import { copyToFile, type TableFormat } from './copyToFile.js';
 import { resolveScope, scopeParams } from './exportScope.js';
 import type { DuckDBValue } from '@duckdb/node-api';
@@ -113,6 +114,9 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
       progress?.working(step.name);
       await step.run();
       progress?.done();
+      // a turn of the event loop between steps, so the bar redraws: a chart's drawing resolves
+      // without one, and the steps would otherwise all show at once at the end
+      if (progress) await new Promise((resolve) => setImmediate(resolve));
     }
     if (page) {
       const path = join(options.outDir, HTML_FILE);
@@ -191,19 +195,20 @@ function checkFormats(formats: readonly string[]): ExportFormat[] {
   return EXPORT_FORMATS.filter((f) => formats.includes(f));
 }
 
-/** Creates the directory and proves a file can be made in it, before any query runs. */
+/** Creates the directory (level by level: writableDirectory.ts) and proves a file can be made in
+ *  it, before any query runs. */
 function prepareDirectory(dir: string): void {
+  const problem = writableDirectoryProblem(dir);
+  if (problem) throw new ExportDirectoryError(dir, problem.reason, { cause: problem.cause });
+  const probe = temporaryPathFor(join(dir, 'write-check'));
   try {
-    mkdirSync(dir, { recursive: true });
-    const probe = temporaryPathFor(join(dir, 'write-check'));
     writeFileSync(probe, '');
     rmSync(probe);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const reason = code === 'EACCES' || code === 'EPERM' ? 'permission denied'
-      : code === 'ENOTDIR' || code === 'EEXIST' ? 'a path component is not a directory'
-        : code === 'EROFS' ? 'read-only file system'
-          : (error as Error).message;
+    const reason = code === 'EACCES' || code === 'EPERM' ? `the directory ${dir} is not writable (permission denied)`
+      : code === 'EROFS' ? `the directory ${dir} is on a read-only file system`
+        : `no file can be made in ${dir} (${(error as Error).message})`;
     throw new ExportDirectoryError(dir, reason, { cause: error });
   }
 }

@@ -5,7 +5,7 @@ import { NoDataError, UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { localDaysIn } from '../analytics/index.js';
 import { inTariffs } from '../analytics/scopeSql.js';
-import { formatUtc } from '../time/index.js';
+import { describeOrder, describeWindow } from '../time/index.js';
 
 /** Bounds used when --from/--to are not given: wider than any price the warehouse can hold. */
 const EARLIEST = new Date('1990-01-01T00:00:00Z');
@@ -26,10 +26,12 @@ export async function resolveScope(
 ): Promise<ExportScope> {
   const from = request.from ?? EARLIEST;
   const to = request.to ?? LATEST;
-  if (from >= to) throw new UsageError('--from must be before --to (the window is half-open: [from, to))');
+  if (from >= to) {
+    throw new UsageError(`--from must be before --to (the window is half-open: [from, to)), ${describeOrder(from, to)}`);
+  }
   const window = { range_from: from.toISOString(), range_to: to.toISOString() };
   const shown = request.from || request.to
-    ? ` in [${request.from ? formatUtc(request.from) : '…'}, ${request.to ? formatUtc(request.to) : '…'})`
+    ? ` in ${describeWindow(request.from, request.to)}`
     : '';
   let tariffs: string[];
   if (request.tariffs && request.tariffs.length > 0) {

@@ -1,4 +1,5 @@
 // Public API of src/time: Europe/London time functions (offsets from the tz database, half-hour slots).
+export { describeInstant, describeOrder, describeWindow } from './describeInstant.js';
 export { formatLocal, formatUtc } from './format.js';
 export { InvalidTimeError } from './InvalidTimeError.js';
 export { addLocalDays, localDatesBetween } from './localDates.js';

@@ -2,6 +2,7 @@
 // means that instant; anything naive is Europe/London wall time, as the supplier's API reads it.
 import { UsageError } from '../errors.js';
 import { DAY_MS, HOUR_MS, MINUTE_MS, daysFromCivil, parseIsoDate } from './civil.js';
+import { rememberTyped } from './describeInstant.js';
 import { instantsOfLondonWall, localDayBounds } from './london.js';
 
 const DATE_TIME_FORMS = 'use 2024-03-31, 2024-03-31T16:00 (Europe/London) or 2024-03-31T15:00:00Z';
@@ -30,8 +31,13 @@ function calendarDays(date: string, input: string, flag: string): number {
  *   spring-forward gap (01:00–01:59 on the last Sunday of March) does not exist and is rejected; one in
  *   the repeated autumn hour (01:00–01:59 on the last Sunday of October) means its first occurrence, BST.
  * Days that are not in the calendar (2024-02-30) and times like 24:00 or 16:60 are rejected.
+ * The text is remembered for messages (describeInstant.ts).
  */
 export function parseUserDateTime(input: string, flag: string): Date {
+  return rememberTyped(parseInstant(input, flag), input.trim());
+}
+
+function parseInstant(input: string, flag: string): Date {
   const text = input.trim();
   if (DATE_SHAPE.test(text)) {
     calendarDays(text, input, flag);

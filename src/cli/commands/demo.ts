@@ -30,7 +30,7 @@ replaced (exit 2). Paths are relative to the current directory. On a terminal ea
 on stderr, with a progress bar while it works; piped, only the summary is printed.`)
     .action(action(async (flags: DemoFlags) => {
       const logger = await loggerFor(await loadConfig(), flags);
-      const progress = demoProgress();
+      const progress = await demoProgress();
       let result;
       try {
         result = await runDemo({ db: flags.db, outDir: flags.out, logger, ...(progress ? { progress } : {}) });
@@ -53,12 +53,12 @@ on stderr, with a progress bar while it works; piped, only the summary is printe
 
 /** On a terminal (stdout and stderr both: piped, the demo prints only its summary), a line per
  *  stage and the bar of the stage at work: the ingest's records, the export's reports and series. */
-function demoProgress(): (DemoProgress & { stop(): void }) | undefined {
+async function demoProgress(): Promise<(DemoProgress & { stop(): void }) | undefined> {
   if (!(process.stdout.isTTY && process.stderr.isTTY)) return undefined;
   const started = performance.now();
-  const ingest = createProgressBar('ingest');
-  const exported = createStepBar('export', 'steps');
-  const summary = createStepBar('summary', 'steps');
+  const ingest = await createProgressBar('ingest');
+  const exported = await createStepBar('export', 'steps');
+  const summary = await createStepBar('summary', 'steps');
   const stopBars = () => {
     ingest?.stop();
     exported?.stop();

@@ -40,7 +40,7 @@ or an unwritable --out, 2 bad usage, 75 the database stayed busy.`);
   command.action(action(async (flags: ExportFlags) => {
     const config = await configFrom({ db: flags.db, config: flags.config });
     const logger = await loggerFor(config, flags);
-    const progress = createStepBar('export', 'steps');
+    const progress = await createStepBar('export', 'steps');
     let files;
     try {
       ({ files } = await exportReports({

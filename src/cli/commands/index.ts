@@ -1,6 +1,7 @@
 // Every command of the CLI, in the order `tariffs --help` lists them: its name and summary, and the
 // module that defines the rest. The one place modules are loaded lazily: program.ts loads the
-// module of the command it runs, and none for the program's own help or version.
+// module of the command it runs, and none for the program's own help or version; a command loads
+// the progress bar's drawing (cli-progress) only when it draws one (loadTerminalBar).
 import type { Command } from 'commander';
 
 /** What a command module exports: fills in the command program.ts made (its flags, help, action). */
@@ -13,6 +14,9 @@ export interface CommandEntry {
   readonly usage: string;
   readonly load: () => Promise<{ configure: Configure }>;
 }
+
+/** The progress bar's drawing and its package, for a command about to draw a bar (progressBar.ts). */
+export const loadTerminalBar = () => import('../terminalBar.js');
 
 export const COMMANDS: readonly CommandEntry[] = [
   {

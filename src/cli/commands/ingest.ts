@@ -86,7 +86,7 @@ Credentials: TARIFFS_API_KEY, --api-key-file or TARIFFS_TOKEN (only --account ne
     const format = formatOf(flags);
     const busyTimeoutMs = busyTimeoutMsOf(flags);
     const interrupt = interruptSignal(logger);
-    const progress = createProgressBar('ingest');
+    const progress = await createProgressBar('ingest');
     try {
       let summary;
       try {

@@ -47,9 +47,11 @@ it starts (its jobs and when each runs next), one after every run, and one when 
 SIGTERM/SIGINT (Ctrl-C): stop ticking, wait up to --stop-timeout seconds for the running job,
 then interrupt it (what it committed is kept); exit 0. A second signal interrupts at once.
 
-Clock changes: on the spring-forward day a time between 01:00 and 01:59 does not exist and does
-not fire (a job at 01:30 skips that day); on the fall-back day such a time happens twice and
-fires once, at its second (GMT) occurrence. --list shows exactly this.
+Clock changes (the daemon and --list follow one rule): a job at one fixed time between 01:00
+and 01:59 (30 1 * * *) fires once on both days: at 02:00 BST on the spring-forward day (01:30
+does not exist), and at the first (BST) occurrence of 01:30 on the fall-back day. A schedule
+with several times in that hour (*/30 * * * *, 0,30 1 * * *) skips those that do not exist in
+spring and fires at both occurrences in autumn. --list shows exactly this.
 
 Examples:
   tariffs schedule --config tariffs.json
