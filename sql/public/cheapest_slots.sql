@@ -1,3 +1,30 @@
+-- @answers The n cheapest (or highest) half-hours of a tariff in a range, adjacent or not, per series, in time order.
+-- @arg tariff | VARCHAR |  | tariff code
+-- @arg n | BIGINT | half-hours | how many
+-- @arg range_from | TIMESTAMPTZ | UTC | inclusive start (NULL: unbounded); write it with an offset
+-- @arg range_to | TIMESTAMPTZ | UTC | exclusive end (NULL: unbounded)
+-- @arg latest := false | BOOLEAN |  | ties go to the latest instead of the earliest
+-- @arg highest := false | BOOLEAN |  | the highest-priced instead of the cheapest
+-- @arg min_price := NULL | DOUBLE | p/kWh | half-hours priced below it inc VAT are never chosen
+-- @arg max_price := NULL | DOUBLE | p/kWh | half-hours priced above it inc VAT are never chosen
+-- @arg length_mode := 'exact' | VARCHAR |  | 'exact', 'at_least' or 'at_most'
+-- @arg per := 'range' | VARCHAR |  | 'range', 'day' or 'band' (cheapest_slots: 'range' or 'day')
+-- @arg slot_weights := NULL | STRUCT(slot_start TIMESTAMPTZ, weight DOUBLE)[] |  | a weight per half-hour (others weigh 1)
+-- @arg slot_prices := NULL | STRUCT(payment_method VARCHAR, slot_start TIMESTAMPTZ, value_inc_vat DOUBLE, value_exc_vat DOUBLE)[] | p/kWh | prices ranked instead of the tariff's own (Intelligent Octopus Go with dispatches)
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column payment_method | VARCHAR |  | DIRECT_DEBIT, NON_DIRECT_DEBIT or null (one price for both)
+-- @column rate_type | VARCHAR |  | standard, day or night
+-- @column local_date | DATE |  | Europe/London local date
+-- @column start | TIMESTAMPTZ | UTC | start
+-- @column end | TIMESTAMPTZ | UTC | exclusive end
+-- @column local_start | VARCHAR |  | start as Europe/London wall time with offset (2024-10-27T01:30:00+00:00)
+-- @column local_end | VARCHAR |  | end as Europe/London wall time with offset (2024-10-27T01:30:00+00:00)
+-- @column value_inc_vat | DOUBLE | p/kWh | price inc VAT
+-- @column value_exc_vat | DOUBLE | p/kWh | price exc VAT
+-- @column price_rank | BIGINT |  | 1 = the cheapest half-hour of the range (per := 'day': of the day; highest: the dearest)
+-- @column weight | DOUBLE |  | the half-hour's weight (1 unless slot_weights names it)
+-- @example SELECT * FROM cheapest_slots('E-1R-AGILE-18-02-21-J', 6, TIMESTAMPTZ '2024-03-31 00:00:00Z', TIMESTAMPTZ '2024-04-01 00:00:00Z')
+--
 -- cheapest_slots: per series, the n cheapest half-hours (inc VAT; highest := true: the n highest)
 -- inside [range_from, range_to), adjacent or not, in time order; only eligible_slots' half-hours
 -- (inside [min_price, max_price], slot_prices first) can be chosen. Ties: the earliest half-hours

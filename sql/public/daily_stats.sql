@@ -1,3 +1,21 @@
+-- @answers What each Europe/London local day looked like per series: half-hours stored against expected, the spread of prices, negative half-hours, the 16:00-19:00 peak.
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column payment_method | VARCHAR |  | DIRECT_DEBIT, NON_DIRECT_DEBIT or null (one price for both)
+-- @column rate_type | VARCHAR |  | standard, day or night
+-- @column local_date | DATE |  | Europe/London local date
+-- @column slots | INTEGER | half-hours | stored
+-- @column expected_slots | INTEGER | half-hours | the period should have
+-- @column min_inc_vat | DOUBLE | p/kWh | lowest price inc VAT
+-- @column max_inc_vat | DOUBLE | p/kWh | highest price inc VAT
+-- @column mean_inc_vat | DOUBLE | p/kWh | mean price inc VAT
+-- @column median_inc_vat | DOUBLE | p/kWh | median price inc VAT
+-- @column p10_inc_vat | DOUBLE | p/kWh | 10th percentile price inc VAT
+-- @column p90_inc_vat | DOUBLE | p/kWh | 90th percentile price inc VAT
+-- @column negative_slots | INTEGER | half-hours | priced below zero inc VAT
+-- @column peak_mean_inc_vat | DOUBLE | p/kWh | mean over 16:00-19:00 local wall time (null: no half-hour there)
+-- @column off_peak_mean_inc_vat | DOUBLE | p/kWh | mean outside 16:00-19:00 local wall time
+-- @column mean_exc_vat | DOUBLE | p/kWh | mean price exc VAT
+--
 -- daily_stats: what each Europe/London local day looked like, per series: how many half-hours
 -- are stored against how many the day has (46, 48 or 50), the spread of prices inc VAT, negative
 -- half-hours, and the 16:00-19:00 local peak against the rest of the day.

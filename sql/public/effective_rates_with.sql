@@ -1,3 +1,25 @@
+-- @answers The price each half-hour of an Intelligent Octopus Go agreement is billed at, with the dispatches dispatch_mode counts.
+-- @arg dispatch_mode | VARCHAR |  | 'default', 'completed' or 'planned'
+-- @arg meter := NULL | VARCHAR |  | 'MPAN' (every serial summed) or 'MPAN:SERIAL'
+-- @column account_number | VARCHAR |  | the account (null: the meter is known only from an imported file)
+-- @column meter_point | VARCHAR |  | MPAN or MPRN
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column payment_method | VARCHAR |  | DIRECT_DEBIT, NON_DIRECT_DEBIT or null (one price for both)
+-- @column slot_start | TIMESTAMPTZ | UTC | the half-hour's start
+-- @column slot_end | TIMESTAMPTZ | UTC | the half-hour's end
+-- @column local_date | DATE |  | Europe/London local date
+-- @column local_start | TIMESTAMP |  | start as Europe/London wall time (naive)
+-- @column settlement_period | SMALLINT |  | 1..46/48/50: the half-hour's number in its local day
+-- @column value_inc_vat | DOUBLE | p/kWh | price inc VAT
+-- @column value_exc_vat | DOUBLE | p/kWh | price exc VAT
+-- @column source | VARCHAR |  | night_band, completed_dispatch, planned_dispatch or standard
+-- @column provisional | BOOLEAN |  | rests on a plan of dispatches that may change
+-- @column standard_inc_vat | DOUBLE | p/kWh | the price without dispatches
+-- @column dispatched | BOOLEAN |  | a dispatch touched the half-hour
+-- @column capped | BOOLEAN |  | a dispatched half-hour past the 6 hours a day priced at the off-peak rate
+-- @column dispatches | VARCHAR |  | which dispatches counted (default, completed, planned)
+-- @example SELECT * FROM effective_rates_with('completed')
+--
 -- effective_rates_with(dispatch_mode, meter := NULL): per half-hour of an account's Intelligent
 -- Octopus Go agreement (a tariff with a night band, or an INTELLI product code), the unit price once
 -- dispatches are counted, and why. The view effective_rates is this with 'default'.

@@ -1,3 +1,18 @@
+-- @answers What each loaded agreement event says about each agreement it names: one row per agreement and event.
+-- @column agreement_id | BIGINT |  | the agreement the events name
+-- @column account_number | VARCHAR |  | the account (null: the meter is known only from an imported file)
+-- @column product_code | VARCHAR |  | the product, e.g. AGILE-18-02-21
+-- @column valid_from | VARCHAR |  | the agreement's start as the event gives it
+-- @column valid_to | VARCHAR |  | the agreement's end as the event gives it
+-- @column status | VARCHAR |  | the agreement's latest status
+-- @column position | INTEGER |  | the agreement's place among the event's agreements
+-- @column event_type | VARCHAR |  | agreement.created, .updated, .revoked or .terminated
+-- @column event_id | VARCHAR |  | the event's id
+-- @column occurred_at | TIMESTAMPTZ | UTC | when the event happened
+-- @column loaded_at | TIMESTAMPTZ | UTC | when the event was loaded
+-- @column source | VARCHAR |  | the file the event was loaded from
+-- @column line | BIGINT |  | the event's line in its file
+--
 -- event_agreement_history: what each agreement event says about each agreement it names, one row
 -- per (agreement, event), from the loaded events (table events) of every payload version of
 --   agreement.created, agreement.updated, agreement.revoked, agreement.terminated,

@@ -1,3 +1,14 @@
+-- @answers Each agreement seen in the loaded events, with its validity and latest status.
+-- @column account_number | VARCHAR |  | the account (null: the meter is known only from an imported file)
+-- @column agreement_id | BIGINT |  | the agreement the events name
+-- @column product_code | VARCHAR |  | the product, e.g. AGILE-18-02-21
+-- @column valid_from | VARCHAR |  | the agreement's start as the event gives it
+-- @column valid_to | VARCHAR |  | the agreement's end as the event gives it
+-- @column status | VARCHAR |  | the agreement's latest status
+-- @column status_event_id | VARCHAR |  | the event giving the latest status
+-- @column status_at | TIMESTAMPTZ | UTC | when the latest status was given
+-- @column events | BIGINT |  | events naming the agreement
+--
 -- event_agreements: one row per agreement seen in the events, with its account, product, validity
 -- and latest status, built from event_agreement_history (one row per agreement and event).
 -- "Latest" orders an agreement's events by occurred_at (events without one count as the oldest:

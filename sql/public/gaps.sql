@@ -1,3 +1,13 @@
+-- @answers Half-hours missing from half-hourly series, per series and Europe/London local day (zero rows: no gaps).
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column payment_method | VARCHAR |  | DIRECT_DEBIT, NON_DIRECT_DEBIT or null (one price for both)
+-- @column rate_type | VARCHAR |  | standard, day or night
+-- @column local_date | DATE |  | Europe/London local date
+-- @column day_slots | INTEGER | half-hours | in the local day: 46, 48 or 50
+-- @column expected_slots | INTEGER | half-hours | of the day inside the series' span
+-- @column slots | INTEGER | half-hours | stored
+-- @column missing_slots | INTEGER | half-hours | missing: expected_slots - slots
+--
 -- gaps: half-hours missing from half-hourly series (Agile-style rates valid for exactly 30
 -- minutes), per series and Europe/London local day, between the series' first stored half-hour
 -- and the end of its last one (so a series that starts or stops mid-day is not a gap there).

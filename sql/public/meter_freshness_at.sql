@@ -1,3 +1,16 @@
+-- @answers meter_freshness as of any instant.
+-- @arg as_of | TIMESTAMPTZ | UTC | the instant the answer is as of
+-- @column meter_point | VARCHAR |  | MPAN or MPRN
+-- @column serial | VARCHAR |  | the meter's serial number
+-- @column fuel | VARCHAR |  | electricity or gas
+-- @column is_export | BOOLEAN |  | an export meter
+-- @column account_number | VARCHAR |  | the account (null: the meter is known only from an imported file)
+-- @column latest_reading | TIMESTAMPTZ | UTC | the end of the newest half-hour read
+-- @column latest_local_date | DATE |  | the Europe/London day of the newest reading
+-- @column age_days | INTEGER | days | Europe/London days from the newest reading's day to as_of's (1: yesterday is in)
+-- @column holes_7d | INTEGER | half-hours | without a reading in the 7 Europe/London days before as_of's
+-- @example SELECT * FROM meter_freshness_at(TIMESTAMPTZ '2024-03-01 12:00:00Z')
+--
 -- meter_freshness_at(as_of): per meter with readings (meter point and serial), as of the instant
 -- `as_of`: its newest reading (latest_reading: the end of its last half-hour), that reading's
 -- Europe/London day, age_days (as_of's London day minus that day: 1 when yesterday's last half-hour

@@ -1,3 +1,22 @@
+-- @answers Each Europe/London calendar month per series: days and half-hours stored, the spread of prices, negative half-hours, the peak.
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column payment_method | VARCHAR |  | DIRECT_DEBIT, NON_DIRECT_DEBIT or null (one price for both)
+-- @column rate_type | VARCHAR |  | standard, day or night
+-- @column month | DATE |  | first day of the Europe/London calendar month
+-- @column days | INTEGER | days | Europe/London local days counted
+-- @column slots | INTEGER | half-hours | stored
+-- @column expected_slots | INTEGER | half-hours | the period should have
+-- @column min_inc_vat | DOUBLE | p/kWh | lowest price inc VAT
+-- @column max_inc_vat | DOUBLE | p/kWh | highest price inc VAT
+-- @column mean_inc_vat | DOUBLE | p/kWh | mean price inc VAT
+-- @column median_inc_vat | DOUBLE | p/kWh | median price inc VAT
+-- @column p10_inc_vat | DOUBLE | p/kWh | 10th percentile price inc VAT
+-- @column p90_inc_vat | DOUBLE | p/kWh | 90th percentile price inc VAT
+-- @column negative_slots | INTEGER | half-hours | priced below zero inc VAT
+-- @column peak_mean_inc_vat | DOUBLE | p/kWh | mean over 16:00-19:00 local wall time (null: no half-hour there)
+-- @column off_peak_mean_inc_vat | DOUBLE | p/kWh | mean outside 16:00-19:00 local wall time
+-- @column mean_exc_vat | DOUBLE | p/kWh | mean price exc VAT
+--
 -- monthly_stats: each Europe/London calendar month per series: days and half-hours stored against
 -- the month's half-hours, the spread of prices inc VAT, negative half-hours, and the 16:00-19:00
 -- local peak against the rest.

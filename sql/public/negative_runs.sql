@@ -1,3 +1,17 @@
+-- @answers Contiguous runs of half-hours priced below zero inc VAT, per series.
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column payment_method | VARCHAR |  | DIRECT_DEBIT, NON_DIRECT_DEBIT or null (one price for both)
+-- @column rate_type | VARCHAR |  | standard, day or night
+-- @column start | TIMESTAMPTZ | UTC | start
+-- @column end | TIMESTAMPTZ | UTC | exclusive end
+-- @column local_date | DATE |  | the local date of the run's start
+-- @column local_start | VARCHAR |  | start as Europe/London wall time with offset (2024-10-27T01:30:00+00:00)
+-- @column local_end | VARCHAR |  | end as Europe/London wall time with offset (2024-10-27T01:30:00+00:00)
+-- @column slots | INTEGER | half-hours | in the run
+-- @column min_inc_vat | DOUBLE | p/kWh | lowest price inc VAT
+-- @column mean_inc_vat | DOUBLE | p/kWh | mean price inc VAT
+-- @column mean_exc_vat | DOUBLE | p/kWh | mean price exc VAT
+--
 -- negative_runs: contiguous stretches of half-hours priced below zero inc VAT, per series: when
 -- they started and ended, how long they lasted and how negative they got.
 -- source → numbered (gaps and islands: half-hour index minus row number is constant along a run)

@@ -1,3 +1,20 @@
+-- @answers Per Europe/London calendar month: what the import meter cost, what the export meter earned, and the net.
+-- @arg import_meter | VARCHAR |  | the import meter: MPAN or MPAN:SERIAL
+-- @arg export_meter | VARCHAR |  | the export meter: MPAN or MPAN:SERIAL
+-- @arg range_from | TIMESTAMPTZ | UTC | inclusive start (NULL: unbounded); write it with an offset
+-- @arg range_to | TIMESTAMPTZ | UTC | exclusive end (NULL: unbounded)
+-- @arg payment := 'DIRECT_DEBIT' | VARCHAR |  | 'DIRECT_DEBIT' or 'NON_DIRECT_DEBIT' standing charges
+-- @column month | DATE |  | first day of the Europe/London calendar month
+-- @column import_kwh | DOUBLE | kWh | imported
+-- @column import_cost_inc_vat | DOUBLE | p | what the import meter cost (energy and standing charges), inc VAT
+-- @column export_kwh | DOUBLE | kWh | exported
+-- @column export_earnings_inc_vat | DOUBLE | p | what the export meter earned, inc VAT
+-- @column net_inc_vat | DOUBLE | p | import cost minus export earnings
+-- @column net_gbp | DECIMAL(18,2) | £ | net_inc_vat in pounds, rounded once
+-- @column missing_half_hours | INTEGER | half-hours | without a reading or without a price
+-- @column complete | BOOLEAN |  | nothing missing: every half-hour has a reading and a price, every day its standing charge
+-- @example SELECT * FROM net_costs('2000000000011', '2000000000012', TIMESTAMPTZ '2023-06-01 00:00:00+01', TIMESTAMPTZ '2023-09-01 00:00:00+01')
+--
 -- net_costs(import_meter, export_meter, range_from, range_to, payment := 'DIRECT_DEBIT'): per
 -- Europe/London calendar month, what the import meter cost at its agreements (energy and standing
 -- charges), what the export meter earned at its export agreements, and net = cost - earnings

@@ -1,3 +1,17 @@
+-- @answers The off-peak periods of two- and three-rate tariffs (Go, Intelligent Go, Cosy-like, four-rate EV): each run at a fully priced local day's lowest price.
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column payment_method | VARCHAR |  | DIRECT_DEBIT, NON_DIRECT_DEBIT or null (one price for both)
+-- @column rate_type | VARCHAR |  | standard, day or night
+-- @column local_date | DATE |  | Europe/London local date
+-- @column start | TIMESTAMPTZ | UTC | start
+-- @column end | TIMESTAMPTZ | UTC | exclusive end
+-- @column local_start | VARCHAR |  | start as Europe/London wall time with offset (2024-10-27T01:30:00+00:00)
+-- @column local_end | VARCHAR |  | end as Europe/London wall time with offset (2024-10-27T01:30:00+00:00)
+-- @column slots | BIGINT | half-hours | in the period
+-- @column value_inc_vat | DOUBLE | p/kWh | price inc VAT
+-- @column value_exc_vat | DOUBLE | p/kWh | price exc VAT
+-- @column day_rates | BIGINT |  | distinct prices of the local day: 2 or 3
+--
 -- off_peak_periods: the off-peak periods of two- and three-rate tariffs (Go, Intelligent Go,
 -- Cosy-like, four-rate EV): per series and Europe/London local day whose half-hours carry two or
 -- three distinct prices inc VAT, each run of contiguous half-hours at that day's lowest price.

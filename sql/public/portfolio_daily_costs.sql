@@ -1,3 +1,35 @@
+-- @answers Every meter's costs per Europe/London local day under each scenario ('actual' or a tariff).
+-- @arg scenarios | VARCHAR[] |  | 'actual' (the agreements) and/or tariff codes
+-- @arg range_from | TIMESTAMPTZ | UTC | inclusive start (NULL: unbounded); write it with an offset
+-- @arg range_to | TIMESTAMPTZ | UTC | exclusive end (NULL: unbounded)
+-- @arg meters := NULL | VARCHAR[] |  | meter points (NULL: every meter with consumption in the range)
+-- @arg payment := 'DIRECT_DEBIT' | VARCHAR |  | 'DIRECT_DEBIT' or 'NON_DIRECT_DEBIT' standing charges
+-- @arg dispatches := 'default' | VARCHAR |  | Intelligent Octopus Go: 'default', 'completed', 'planned' or 'none'
+-- @arg mismatches := 'refuse' | VARCHAR |  | a tariff of another fuel or direction than a meter's: 'refuse' or 'skip'
+-- @column meter_point | VARCHAR |  | MPAN or MPRN
+-- @column scenario | VARCHAR |  | 'actual' (the agreements) or a tariff code
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column local_date | DATE |  | Europe/London local date
+-- @column half_hours | INTEGER | half-hours | counted
+-- @column is_export | BOOLEAN |  | an export meter
+-- @column kwh | DOUBLE | kWh | consumption
+-- @column energy_cost_inc_vat | DOUBLE | p | Σ kWh × price inc VAT, unrounded
+-- @column energy_cost_exc_vat | DOUBLE | p | Σ kWh × price exc VAT, unrounded
+-- @column standing_charge_inc_vat | DOUBLE | p | standing charges inc VAT (one a local day)
+-- @column standing_charge_exc_vat | DOUBLE | p | standing charges exc VAT
+-- @column total_inc_vat | DOUBLE | p | energy plus standing charges inc VAT, unrounded (null: nothing priced)
+-- @column total_exc_vat | DOUBLE | p | energy plus standing charges exc VAT, unrounded
+-- @column total_gbp | DECIMAL(18,2) | £ | total_inc_vat in pounds, rounded once (null: nothing priced)
+-- @column missing_prices | INTEGER | half-hours | with a reading but no price
+-- @column missing_readings | INTEGER | half-hours | with a price but no reading
+-- @column missing_half_hours | INTEGER | half-hours | without a reading or without a price
+-- @column standing_charge_missing | BOOLEAN |  | the day's standing charge is not stored
+-- @column complete | BOOLEAN |  | nothing missing: every half-hour has a reading and a price, every day its standing charge
+-- @column carried_half_hours | INTEGER | half-hours | priced by a carried rate (valid_to null), not a price published for them
+-- @column carried_from | DATE |  | the first day priced by a carried rate (null: none)
+-- @column free_half_hours | INTEGER | half-hours | free in a Power Up event, priced at zero
+-- @example SELECT * FROM portfolio_daily_costs(['actual', 'E-1R-AGILE-18-02-21-J'], TIMESTAMPTZ '2023-10-28 00:00:00+01', TIMESTAMPTZ '2023-10-31 00:00:00Z', mismatches := 'skip')
+--
 -- portfolio_daily_costs(scenarios, range_from, range_to, meters := NULL, payment := 'DIRECT_DEBIT',
 -- dispatches := 'default', mismatches := 'refuse'): each meter point's Europe/London local days
 -- (whose midnight lies in the range; a NULL bound: the days of its first / last reading) per

@@ -1,3 +1,33 @@
+-- @answers The cheapest (or highest) run of contiguous half-hours of a tariff per series and per range, local day or daily band: the one call the cheapest_window macros name.
+-- @arg tariff | VARCHAR |  | tariff code
+-- @arg n_slots | INTEGER | half-hours | window length (NULL: len(weights))
+-- @arg range_from | TIMESTAMPTZ | UTC | inclusive start (NULL: unbounded); write it with an offset
+-- @arg range_to | TIMESTAMPTZ | UTC | exclusive end (NULL: unbounded)
+-- @arg per := 'range' | VARCHAR |  | 'range', 'day' or 'band' (cheapest_slots: 'range' or 'day')
+-- @arg band_start_minutes := NULL | INTEGER | minutes | band start after local midnight (0-1439)
+-- @arg band_end_minutes := NULL | INTEGER | minutes | band end after local midnight (0-1440; at or before the start: crosses midnight)
+-- @arg latest := false | BOOLEAN |  | ties go to the latest instead of the earliest
+-- @arg highest := false | BOOLEAN |  | the highest-priced instead of the cheapest
+-- @arg min_price := NULL | DOUBLE | p/kWh | half-hours priced below it inc VAT are never chosen
+-- @arg max_price := NULL | DOUBLE | p/kWh | half-hours priced above it inc VAT are never chosen
+-- @arg weights := NULL | DOUBLE[] |  | positional weights, first half-hour first: score Σ price × weight
+-- @arg length_mode := 'exact' | VARCHAR |  | 'exact', 'at_least' or 'at_most'
+-- @arg slot_weights := NULL | STRUCT(slot_start TIMESTAMPTZ, weight DOUBLE)[] |  | a weight per half-hour (others weigh 1)
+-- @arg slot_prices := NULL | STRUCT(payment_method VARCHAR, slot_start TIMESTAMPTZ, value_inc_vat DOUBLE, value_exc_vat DOUBLE)[] | p/kWh | prices ranked instead of the tariff's own (Intelligent Octopus Go with dispatches)
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column payment_method | VARCHAR |  | DIRECT_DEBIT, NON_DIRECT_DEBIT or null (one price for both)
+-- @column rate_type | VARCHAR |  | standard, day or night
+-- @column local_date | DATE |  | the local day, or the date the band's occurrence starts on (per := 'range': null)
+-- @column start | TIMESTAMPTZ | UTC | start
+-- @column end | TIMESTAMPTZ | UTC | exclusive end
+-- @column local_start | VARCHAR |  | start as Europe/London wall time with offset (2024-10-27T01:30:00+00:00)
+-- @column local_end | VARCHAR |  | end as Europe/London wall time with offset (2024-10-27T01:30:00+00:00)
+-- @column slots | INTEGER | half-hours | in the window
+-- @column mean_inc_vat | DOUBLE | p/kWh | mean price inc VAT
+-- @column mean_exc_vat | DOUBLE | p/kWh | mean price exc VAT
+-- @column score_inc_vat | DOUBLE | p/kWh | the ranked score: the mean, or with weights Σ price × weight ÷ Σ weight
+-- @example SELECT * FROM price_windows('E-1R-AGILE-18-02-21-J', 2, TIMESTAMPTZ '2020-05-23 00:00:00Z', TIMESTAMPTZ '2020-05-25 00:00:00Z', per := 'day', max_price := 0, length_mode := 'at_least')
+--
 -- price_windows: the cheapest (or highest) run of contiguous half-hours of a tariff, per series and
 -- per range, local day or daily band; cheapest_window, cheapest_window_per_day and
 -- cheapest_window_in_band are named calls of it. The rules, in one place:

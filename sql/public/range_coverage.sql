@@ -1,3 +1,21 @@
+-- @answers How much of a range a tariff has prices for, per series: expected, priced and missing half-hours.
+-- @arg tariff | VARCHAR |  | tariff code
+-- @arg range_from | TIMESTAMPTZ | UTC | inclusive start (NULL: unbounded); write it with an offset
+-- @arg range_to | TIMESTAMPTZ | UTC | exclusive end (NULL: unbounded)
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column payment_method | VARCHAR |  | DIRECT_DEBIT, NON_DIRECT_DEBIT or null (one price for both)
+-- @column rate_type | VARCHAR |  | standard, day or night
+-- @column range_start | TIMESTAMPTZ | UTC | the range's start as asked (an open start: the first stored half-hour)
+-- @column range_end | TIMESTAMPTZ | UTC | the range's end as asked (an open end: the end of the stored data)
+-- @column expected_slots | BIGINT | half-hours | starting in the range
+-- @column priced_slots | BIGINT | half-hours | with a price
+-- @column missing_slots | BIGINT | half-hours | expected_slots - priced_slots
+-- @column complete | BOOLEAN |  | every half-hour of the range is priced
+-- @column min_inc_vat | DOUBLE | p/kWh | lowest price inc VAT
+-- @column max_inc_vat | DOUBLE | p/kWh | highest price inc VAT
+-- @column mean_inc_vat | DOUBLE | p/kWh | mean price inc VAT
+-- @example SELECT * FROM range_coverage('E-1R-AGILE-18-02-21-J', TIMESTAMPTZ '2024-05-14 00:00:00+01', TIMESTAMPTZ '2024-05-16 00:00:00+01')
+--
 -- range_coverage(tariff, range_from, range_to): per series of the tariff with prices in
 -- [range_from, range_to), how much of the range is priced. A NULL bound is the series' first
 -- stored half-hour (or the end of its last). expected_slots counts the half-hours starting in the

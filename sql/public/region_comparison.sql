@@ -1,3 +1,26 @@
+-- @answers A product's tariffs side by side, one row per region and series, over a range.
+-- @arg product | VARCHAR |  | product code, e.g. AGILE-18-02-21
+-- @arg range_from | TIMESTAMPTZ | UTC | inclusive start (NULL: unbounded); write it with an offset
+-- @arg range_to | TIMESTAMPTZ | UTC | exclusive end (NULL: unbounded)
+-- @column product_code | VARCHAR |  | the product, e.g. AGILE-18-02-21
+-- @column region | VARCHAR |  | region letter, A-P
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column payment_method | VARCHAR |  | DIRECT_DEBIT, NON_DIRECT_DEBIT or null (one price for both)
+-- @column rate_type | VARCHAR |  | standard, day or night
+-- @column first_start | TIMESTAMPTZ | UTC | the first priced half-hour's start
+-- @column last_end | TIMESTAMPTZ | UTC | the last priced half-hour's end
+-- @column days | INTEGER | days | Europe/London local days counted
+-- @column slots | INTEGER | half-hours | stored in the range
+-- @column min_inc_vat | DOUBLE | p/kWh | lowest price inc VAT
+-- @column max_inc_vat | DOUBLE | p/kWh | highest price inc VAT
+-- @column mean_inc_vat | DOUBLE | p/kWh | mean price inc VAT
+-- @column median_inc_vat | DOUBLE | p/kWh | median price inc VAT
+-- @column negative_slots | INTEGER | half-hours | priced below zero inc VAT
+-- @column peak_mean_inc_vat | DOUBLE | p/kWh | mean over 16:00-19:00 local wall time (null: no half-hour there)
+-- @column mean_exc_vat | DOUBLE | p/kWh | mean price exc VAT
+-- @column mean_rank | INTEGER |  | 1 = the cheapest mean among the same payment method and rate type
+-- @example SELECT * FROM region_comparison('AGILE-18-02-21', TIMESTAMPTZ '2020-01-01 00:00:00Z', TIMESTAMPTZ '2020-02-01 00:00:00Z')
+--
 -- region_comparison(product, range_from, range_to): a product's tariffs side by side, one row per
 -- region (and series), over [range_from, range_to) (NULL bound = unbounded): coverage, spread
 -- of prices inc VAT, negative half-hours, and the rank of the mean (1 = cheapest).

@@ -1,3 +1,27 @@
+-- @answers A selection of half-hours as blocks of contiguous ones, and where an instant stands among them (for cron checks).
+-- @arg selection | STRUCT(payment_method VARCHAR, rate_type VARCHAR, slot_start TIMESTAMPTZ, value_inc_vat DOUBLE, value_exc_vat DOUBLE)[] |  | the chosen half-hours
+-- @arg at_instant | TIMESTAMPTZ | UTC | the instant asked about (now)
+-- @arg offset_minutes := 0 | INTEGER | minutes | act this long after each block starts (negative: before)
+-- @column payment_method | VARCHAR |  | DIRECT_DEBIT, NON_DIRECT_DEBIT or null (one price for both)
+-- @column rate_type | VARCHAR |  | standard, day or night
+-- @column start | TIMESTAMPTZ | UTC | start
+-- @column end | TIMESTAMPTZ | UTC | exclusive end
+-- @column local_start | VARCHAR |  | start as Europe/London wall time with offset (2024-10-27T01:30:00+00:00)
+-- @column local_end | VARCHAR |  | end as Europe/London wall time with offset (2024-10-27T01:30:00+00:00)
+-- @column act_start | TIMESTAMPTZ | UTC | the block's start moved by offset_minutes: when to act on it
+-- @column act_end | TIMESTAMPTZ | UTC | the block's end moved by offset_minutes: when to stop acting on it
+-- @column slots | INTEGER | half-hours | in the block
+-- @column state | VARCHAR |  | past, current, next or later
+-- @column mean_inc_vat | DOUBLE | p/kWh | mean price inc VAT
+-- @column min_inc_vat | DOUBLE | p/kWh | lowest price inc VAT
+-- @column max_inc_vat | DOUBLE | p/kWh | highest price inc VAT
+-- @column mean_exc_vat | DOUBLE | p/kWh | mean price exc VAT
+-- @column selected_slots | INTEGER | half-hours | in the whole selection
+-- @column selected_mean_inc_vat | DOUBLE | p/kWh | mean price of the whole selection
+-- @column selected_min_inc_vat | DOUBLE | p/kWh | lowest price of the whole selection
+-- @column selected_max_inc_vat | DOUBLE | p/kWh | highest price of the whole selection
+-- @example SELECT * FROM selection_blocks((SELECT list({payment_method: payment_method, rate_type: rate_type, slot_start: start, value_inc_vat: value_inc_vat, value_exc_vat: value_exc_vat}) FROM cheapest_slots('E-1R-AGILE-18-02-21-J', 6, TIMESTAMPTZ '2024-03-31 00:00:00Z', TIMESTAMPTZ '2024-04-01 00:00:00Z')), TIMESTAMPTZ '2024-03-31 03:10:00+01')
+--
 -- selection_blocks: the blocks of a selection of half-hours and where an instant stands among
 -- them, as a target-rate sensor answers it: is a block active, which one, and which is next.
 -- selection: a list of {payment_method, rate_type, slot_start, value_inc_vat, value_exc_vat}, e.g.

@@ -1,3 +1,16 @@
+-- @answers For readings imported from the supplier's CSV with its costs: its estimate beside ours, per meter and local day.
+-- @column meter_point | VARCHAR |  | MPAN or MPRN
+-- @column serial | VARCHAR |  | the meter's serial number
+-- @column local_date | DATE |  | Europe/London local date
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column half_hours | INTEGER | half-hours | counted
+-- @column kwh | DOUBLE | kWh | consumption
+-- @column supplier_energy_cost_inc_vat | DOUBLE | p | the supplier's estimate from its CSV
+-- @column our_energy_cost_inc_vat | DOUBLE | p | the readings priced at the agreement in force, unrounded
+-- @column difference_inc_vat | DOUBLE | p | ours minus the supplier's
+-- @column supplier_standing_charge_inc_vat | DOUBLE | p | the supplier's standing charge from its CSV
+-- @column missing_prices | INTEGER | half-hours | with a reading but no price
+--
 -- supplier_cost_check: for readings imported from the supplier's CSV with its estimated costs,
 -- per meter and Europe/London day: the supplier's estimate beside ours (each half-hour priced at
 -- the agreement in force; pence inc VAT, unrounded) and the difference. The supplier's standing

@@ -2,10 +2,12 @@
 // cheapest_slots macro of sql/public with bound parameters.
 import type { DuckDBValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
+import type { Query } from '../store/inlineParams.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import type { LengthMode } from './cheapestWindows.js';
 import type { DispatchPrices } from './dispatchPrices.js';
 import { checkRange, rangeParams, type Range } from './range.js';
+import { withCoverage } from './rangeCoverage.js';
 import { selectPrices } from './priceSql.js';
 import { requireData } from './requireData.js';
 import { slotWeights } from './slotWeights.js';
@@ -34,6 +36,8 @@ export interface CheapestSlotsRequest extends Range {
   /** Intelligent Octopus Go: the account's prices with dispatches (dispatchPrices), ranked instead
    *  of the tariff's own (cheapest_slots' slot_prices). */
   slotPrices?: DispatchPrices;
+  /** Each row also says whether every half-hour of its series' range is priced: `complete`. */
+  coverage?: boolean;
 }
 
 export interface SlotRow {
@@ -54,13 +58,20 @@ export interface SlotRow {
 }
 
 export async function cheapestSlots(warehouse: Warehouse, request: CheapestSlotsRequest): Promise<SlotRow[]> {
+  const { sql, params } = await cheapestSlotsStatement(warehouse, request);
+  const rows = await warehouse.all<SlotRow>(sql, params);
+  if (rows.length === 0) await requireData(warehouse, request.tariff, request);
+  return rows;
+}
+
+/** cheapestSlots' statement and its values (what `tariffs slots --print-sql` prints). */
+export async function cheapestSlotsStatement(warehouse: Warehouse, request: CheapestSlotsRequest): Promise<Query> {
   const { call, params } = await slotsCall(warehouse, request);
   // the weight column only when weights were asked for (the rows are otherwise as they were)
   const exclude = request.weightsFrom === undefined ? ' EXCLUDE (weight)' : '';
   const select = selectPrices(['value_inc_vat', 'value_exc_vat'], request.rounded).replace(/^\*/, `*${exclude}`);
-  const rows = await warehouse.all<SlotRow>(`SELECT ${select} FROM ${call}`, params);
-  if (rows.length === 0) await requireData(warehouse, request.tariff, request);
-  return rows;
+  const answer = `SELECT ${select} FROM ${call}`;
+  return { sql: request.coverage ? withCoverage(answer, 'a.payment_method, a.rate_type, a.start') : answer, params };
 }
 
 /** The checked request as a cheapest_slots call and its bound parameters (checkSlots builds on it). */

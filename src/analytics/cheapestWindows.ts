@@ -2,9 +2,11 @@
 // one call of the price_windows macro of sql/public with bound parameters.
 import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
+import type { Query } from '../store/inlineParams.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import type { DispatchPrices } from './dispatchPrices.js';
 import { checkRange, rangeParams, type Range } from './range.js';
+import { withCoverage } from './rangeCoverage.js';
 import { selectPrices } from './priceSql.js';
 import { requireData } from './requireData.js';
 import { slotWeights } from './slotWeights.js';
@@ -47,6 +49,8 @@ export interface CheapestWindowsRequest extends Range {
   /** Intelligent Octopus Go: the account's prices with dispatches (dispatchPrices), ranked instead
    *  of the tariff's own (price_windows' slot_prices). */
   slotPrices?: DispatchPrices;
+  /** Each row also says whether every half-hour of its series' range is priced: `complete`. */
+  coverage?: boolean;
 }
 
 export type LengthMode = 'exact' | 'at_least' | 'at_most';
@@ -76,14 +80,20 @@ export interface WindowRow {
  * the tariff has prices in the range but no window qualifies; NoDataError when it has none.
  */
 export async function cheapestWindows(warehouse: Warehouse, request: CheapestWindowsRequest): Promise<WindowRow[]> {
+  const { sql, params } = await cheapestWindowsStatement(warehouse, request);
+  const rows = await warehouse.all<WindowRow>(sql, params);
+  if (rows.length === 0) await requireData(warehouse, request.tariff, request);
+  return rows;
+}
+
+/** cheapestWindows' statement and its values (what `tariffs cheapest --print-sql` prints). */
+export async function cheapestWindowsStatement(warehouse: Warehouse, request: CheapestWindowsRequest): Promise<Query> {
   const { call, params } = await windowsCall(warehouse, request);
   const per = request.band ? 'band' : request.perDay ? 'day' : 'range';
   const columns = selectPrices(['mean_inc_vat', 'mean_exc_vat', 'score_inc_vat'], request.rounded);
-  const found = await warehouse.all<WindowRow>(`SELECT ${columns} FROM ${call}`, params);
   // one window per range carries no local date (price_windows gives it as null)
-  const rows = per === 'range' ? found.map(({ local_date: _date, ...row }) => row) : found;
-  if (rows.length === 0) await requireData(warehouse, request.tariff, request);
-  return rows;
+  const answer = `SELECT ${per === 'range' ? columns.replace(/^\*/, '* EXCLUDE (local_date)') : columns} FROM ${call}`;
+  return { sql: request.coverage ? withCoverage(answer, 'a.payment_method NULLS FIRST, a.rate_type, a.start') : answer, params };
 }
 
 /** The checked request as a price_windows call and its bound parameters (checkWindow builds on it). */

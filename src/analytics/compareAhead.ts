@@ -3,8 +3,9 @@
 import { NoDataError, UsageError } from '../errors.js';
 import type { JsRow } from '../store/rowsToJs.js';
 import type { Warehouse } from '../store/Warehouse.js';
+import type { Query } from '../store/inlineParams.js';
 import type { PaymentMethod } from './costs.js';
-import { select } from './costs.js';
+import { selectSql } from './costs.js';
 
 export const HORIZONS = ['tomorrow', '7d', '30d', '12m'] as const;
 export type Horizon = (typeof HORIZONS)[number];
@@ -42,6 +43,19 @@ export function compareAheadCall(request: AheadRequest): { call: string; params:
   };
 }
 
+/** The statement compare --ahead runs for one meter (what `--print-sql` prints). */
+export async function compareAheadStatement(warehouse: Warehouse, request: AheadRequest): Promise<Query> {
+  const { call, params } = compareAheadCall(request);
+  return { sql: await selectSql(warehouse, call, params, request.rounded), params };
+}
+
+/** The meter points with a reading ending by `asOf` (compare --ahead --all-meters). */
+export async function metersReadBy(warehouse: Warehouse, asOf: Date): Promise<string[]> {
+  const rows = await warehouse.all<{ meter_point: string }>(`SELECT DISTINCT meter_point FROM consumption
+    WHERE interval_end <= CAST($as_of AS TIMESTAMPTZ) ORDER BY meter_point`, { as_of: asOf.toISOString() });
+  return rows.map((r) => r.meter_point);
+}
+
 export async function compareAhead(warehouse: Warehouse, request: AheadRequest): Promise<JsRow[]> {
   const [point, serial] = request.meter.split(':');
   const read = (await warehouse.one(`SELECT count(*) AS n FROM consumption
@@ -51,8 +65,8 @@ export async function compareAhead(warehouse: Warehouse, request: AheadRequest):
     throw new NoDataError(`no consumption stored for meter ${request.meter} ending by ${request.asOf.toISOString()}: ` +
       'the expected use (expected_use) rests on its readings');
   }
-  const { call, params } = compareAheadCall(request);
-  const rows = await select(warehouse, call, params, request.rounded);
+  const query = await compareAheadStatement(warehouse, request);
+  const rows = await warehouse.all(query.sql, query.params);
   const first = rows[0];
   if (first && rows.every((r) => Number(r.missing_half_hours) > 0)) {
     const lacking = [Number(first.weekdays) === 0 ? 'weekday' : '', Number(first.weekend_days) === 0 ? 'weekend day' : ''].filter((x) => x);

@@ -2,6 +2,7 @@
 // (half_hour_costs, daily_costs, monthly_costs, tariff_comparison, net_costs) with bound
 // parameters. The CLI, the exports and the demo call these.
 import { NoDataError, UsageError } from '../errors.js';
+import type { Query } from '../store/inlineParams.js';
 import type { JsRow } from '../store/rowsToJs.js';
 import type { Params, Warehouse } from '../store/Warehouse.js';
 import { localDateOf, localDayBounds } from '../time/index.js';
@@ -43,25 +44,40 @@ export interface NetRequest extends Range {
 const MACRO: Record<CostPeriod, string> = { 'half-hour': 'half_hour_costs', day: 'daily_costs', month: 'monthly_costs' };
 
 export async function costs(warehouse: Warehouse, request: CostRequest): Promise<JsRow[]> {
+  return run(warehouse, await costsStatement(warehouse, request));
+}
+
+/** costs' statement and its values, after its checks (what `tariffs cost --print-sql` prints). */
+export async function costsStatement(warehouse: Warehouse, request: CostRequest): Promise<Query> {
   await requireConsumption(warehouse, request.meter, request);
   if (request.tariff !== undefined) await requireTariffs(warehouse, request.meter, [request.tariff]);
   const dispatches = await dispatchesFor(warehouse, request.meter, request.dispatches);
-  return select(warehouse, `${MACRO[request.per]}($meter, $tariff, $from, $to, payment := $payment, dispatches := $dispatches)`, {
+  return statement(warehouse, `${MACRO[request.per]}($meter, $tariff, $from, $to, payment := $payment, dispatches := $dispatches)`, {
     meter: request.meter, tariff: request.tariff ?? null, payment: request.payment, dispatches, ...rangeParams(request),
   }, request.rounded);
 }
 
 export async function tariffComparison(warehouse: Warehouse, request: ComparisonRequest): Promise<JsRow[]> {
+  return run(warehouse, await tariffComparisonStatement(warehouse, request));
+}
+
+/** tariffComparison's statement and its values, after its checks (`tariffs compare --print-sql`). */
+export async function tariffComparisonStatement(warehouse: Warehouse, request: ComparisonRequest): Promise<Query> {
   if (request.tariffs.length === 0) throw new UsageError('--tariff: name at least one tariff to compare with');
   await requireConsumption(warehouse, request.meter, request);
   await requireTariffs(warehouse, request.meter, request.tariffs);
-  return select(warehouse, 'tariff_comparison($meter, CAST($tariffs AS VARCHAR[]), $from, $to, payment := $payment, dispatches := $dispatches)', {
+  return statement(warehouse, 'tariff_comparison($meter, CAST($tariffs AS VARCHAR[]), $from, $to, payment := $payment, dispatches := $dispatches)', {
     meter: request.meter, tariffs: JSON.stringify(request.tariffs), payment: request.payment,
     dispatches: await dispatchesFor(warehouse, request.meter), ...rangeParams(request),
   }, request.rounded);
 }
 
 export async function netCosts(warehouse: Warehouse, request: NetRequest): Promise<JsRow[]> {
+  return run(warehouse, await netCostsStatement(warehouse, request));
+}
+
+/** netCosts' statement and its values, after its checks (`tariffs cost --export-meter --print-sql`). */
+export async function netCostsStatement(warehouse: Warehouse, request: NetRequest): Promise<Query> {
   await requireConsumption(warehouse, request.importMeter, request);
   await requireConsumption(warehouse, request.exportMeter, request);
   const sides = await warehouse.all(`
@@ -74,9 +90,13 @@ export async function netCosts(warehouse: Warehouse, request: NetRequest): Promi
   if (wrong.length > 0) {
     throw new UsageError(`${wrong.sort().join('; ')}; the net is an import meter (--meter) less an export meter (--export-meter)`);
   }
-  return select(warehouse, 'net_costs($imp, $exp, $from, $to, payment := $payment)', {
+  return statement(warehouse, 'net_costs($imp, $exp, $from, $to, payment := $payment)', {
     imp: request.importMeter, exp: request.exportMeter, payment: request.payment, ...rangeParams(request),
   }, request.rounded);
+}
+
+async function run(warehouse: Warehouse, query: Query): Promise<JsRow[]> {
+  return warehouse.all(query.sql, query.params);
 }
 
 /** The dispatches a meter's costs count: 'none' for a meter without an Intelligent Octopus Go
@@ -94,8 +114,8 @@ export const SUM_DIGITS = 18;
 const ROUNDED_COLUMN = /(^|_)kwh$|_(inc|exc)_vat$/;
 
 /** Every column of a table macro's rows; with `rounded`, kWh and pence to 4 decimals in SQL. */
-export async function select(warehouse: Warehouse, call: string, params: Params, rounded: boolean | undefined): Promise<JsRow[]> {
-  return warehouse.all(await selectSql(warehouse, call, params, rounded), params);
+async function statement(warehouse: Warehouse, call: string, params: Query['params'], rounded: boolean | undefined): Promise<Query> {
+  return { sql: await selectSql(warehouse, call, params, rounded), params };
 }
 
 /** select's statement: with `rounded`, the columns to round read off a run without rows (a macro's

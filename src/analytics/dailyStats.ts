@@ -1,5 +1,6 @@
 // What each Europe/London local day looked like (count, spread, negative half-hours, peak) per
 // series: the daily_stats view of sql/public, filtered with bound parameters.
+import type { Query } from '../store/inlineParams.js';
 import type { JsRow } from '../store/rowsToJs.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { PRICE_STAT_COLUMNS, priceDoubleSql } from './priceSql.js';
@@ -69,11 +70,19 @@ export function dailyStatsQuery({ price = (c) => c, utc = false }: StatsQueryOpt
 /** The local days whose midnight lies in [from, to), in order; NoDataError when there are none
  *  (for one tariff or the warehouse; a caller naming `tariffs` has checked them). */
 export async function dailyStats(warehouse: Warehouse, request: DailyStatsRequest = {}): Promise<DailyStatsRow[]> {
-  checkRange(request);
-  const rows = await warehouse.all(dailyStatsQuery({ price: request.rounded ? priceDoubleSql : undefined }),
-    { tariffs: tariffsParam(request), ...localDayParams(request) });
+  const { sql, params } = dailyStatsStatement(request);
+  const rows = await warehouse.all(sql, params);
   if (rows.length === 0 && !request.tariffs) await requireData(warehouse, request.tariff, request);
   return rows.map(dailyRowOf);
+}
+
+/** dailyStats' statement and its values (what `tariffs daily --print-sql` prints). */
+export function dailyStatsStatement(request: DailyStatsRequest = {}): Query {
+  checkRange(request);
+  return {
+    sql: dailyStatsQuery({ price: request.rounded ? priceDoubleSql : undefined }),
+    params: { tariffs: tariffsParam(request), ...localDayParams(request) },
+  };
 }
 
 function dailyRowOf(row: JsRow): DailyStatsRow {

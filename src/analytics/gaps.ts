@@ -1,4 +1,5 @@
 // Missing half-hours of half-hourly series, per local day: the gaps view of sql/public.
+import type { Query } from '../store/inlineParams.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { seriesOf } from './dailyStats.js';
 import { checkRange, type Range } from './range.js';
@@ -25,12 +26,8 @@ export interface GapRow {
 /** Days with missing half-hours, in order; empty = no gaps. NoDataError for a tariff with no prices. */
 /** Days are selected as daily's are: those whose local midnight lies in [from, to). */
 export async function gaps(warehouse: Warehouse, request: GapsRequest = {}): Promise<GapRow[]> {
-  checkRange(request);
-  const rows = await warehouse.all(`
-    SELECT * FROM gaps
-    WHERE ${inTariffs('tariff_code')} AND ${inLocalDays('local_date')}
-    ORDER BY tariff_code, payment_method NULLS FIRST, rate_type, local_date`,
-    { tariffs: tariffsParam(request), ...localDayParams(request) });
+  const { sql, params } = gapsStatement(request);
+  const rows = await warehouse.all(sql, params);
   if (rows.length === 0) await requireData(warehouse, request.tariff);
   return rows.map((row) => ({
     ...seriesOf(row),
@@ -40,6 +37,19 @@ export async function gaps(warehouse: Warehouse, request: GapsRequest = {}): Pro
     slots: Number(row.slots),
     missing_slots: Number(row.missing_slots),
   }));
+}
+
+/** gaps' statement and its values (what `tariffs gaps --print-sql` prints): the columns gaps gives. */
+export function gapsStatement(request: GapsRequest = {}): Query {
+  checkRange(request);
+  return {
+    sql: `
+    SELECT tariff_code, payment_method, rate_type, local_date, day_slots, expected_slots, slots, missing_slots
+    FROM gaps
+    WHERE ${inTariffs('tariff_code')} AND ${inLocalDays('local_date')}
+    ORDER BY tariff_code, payment_method NULLS FIRST, rate_type, local_date`,
+    params: { tariffs: tariffsParam(request), ...localDayParams(request) },
+  };
 }
 
 /** Missing half-hours per tariff (all its series) over the local days whose midnight lies in

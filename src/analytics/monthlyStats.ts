@@ -1,4 +1,5 @@
 // Each Europe/London calendar month per series: the monthly_stats view of sql/public.
+import type { Query } from '../store/inlineParams.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { priceStatsOf, seriesOf, type PriceStats } from './dailyStats.js';
 import { PRICE_STAT_COLUMNS, priceDoubleSql } from './priceSql.js';
@@ -27,10 +28,16 @@ export interface MonthlyStatsRow extends PriceStats {
  *  as `YYYY-MM` text when `monthText` (the exported files), else the month's first day; the
  *  calendar months holding the local days in [$from_date, $to_date), for the tariffs in $tariffs
  *  (NULL: every tariff), ordered by series and month. */
-export function monthlyStatsQuery({ price = (c) => c, monthText = false }: { price?: (column: string) => string; monthText?: boolean } = {}): string {
+export function monthlyStatsQuery({ price = (c) => c, monthText = false, cliOrder = false }:
+  { price?: (column: string) => string; monthText?: boolean; cliOrder?: boolean } = {}): string {
+  const prices = (columns: readonly string[]) => columns.map((c) => `${price(c)} AS ${c}`).join(', ');
+  // `tariffs monthly` has always printed the peak means and mean_exc_vat after negative_slots
+  const stats = cliOrder
+    ? `${prices(PRICE_STAT_COLUMNS.slice(0, 6))}, negative_slots, ${prices(PRICE_STAT_COLUMNS.slice(6))}`
+    : `${prices(PRICE_STAT_COLUMNS)}, negative_slots`;
   return `
     SELECT tariff_code, payment_method, rate_type, ${monthText ? `strftime(month, '%Y-%m')` : 'month'} AS month,
-           days, slots, expected_slots, ${PRICE_STAT_COLUMNS.map((c) => `${price(c)} AS ${c}`).join(', ')}, negative_slots
+           days, slots, expected_slots, ${stats}
     FROM monthly_stats
     WHERE ${inTariffs('tariff_code')}
       AND ($from_date IS NULL OR month >= date_trunc('month', CAST($from_date AS DATE)))
@@ -40,9 +47,8 @@ export function monthlyStatsQuery({ price = (c) => c, monthText = false }: { pri
 
 /** The calendar months holding local days whose midnight lies in [from, to) (as the exports select them). */
 export async function monthlyStats(warehouse: Warehouse, request: MonthlyStatsRequest = {}): Promise<MonthlyStatsRow[]> {
-  checkRange(request);
-  const rows = await warehouse.all(monthlyStatsQuery({ price: request.rounded ? priceDoubleSql : undefined }),
-    { tariffs: tariffsParam(request), ...localDayParams(request) });
+  const { sql, params } = monthlyStatsStatement(request);
+  const rows = await warehouse.all(sql, params);
   if (rows.length === 0 && !request.tariffs) await requireData(warehouse, request.tariff);
   // the fields in the view's column order, as `tariffs monthly` has always printed them
   return rows.map((row) => {
@@ -58,4 +64,14 @@ export async function monthlyStats(warehouse: Warehouse, request: MonthlyStatsRe
       peak_mean_inc_vat, off_peak_mean_inc_vat, mean_exc_vat,
     };
   });
+}
+
+/** monthlyStats' statement and its values, its columns in the order monthlyStats gives them
+ *  (what `tariffs monthly --print-sql` prints). */
+export function monthlyStatsStatement(request: MonthlyStatsRequest = {}): Query {
+  checkRange(request);
+  return {
+    sql: monthlyStatsQuery({ price: request.rounded ? priceDoubleSql : undefined, cliOrder: true }),
+    params: { tariffs: tariffsParam(request), ...localDayParams(request) },
+  };
 }

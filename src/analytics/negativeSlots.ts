@@ -1,5 +1,6 @@
 // When the price was negative: the half-hours of the negative_slots view of sql/public inside a
 // range, with their Europe/London wall times.
+import type { Query } from '../store/inlineParams.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { checkRange, rangeParams, type Range } from './range.js';
 import { priceDoubleSql } from './priceSql.js';
@@ -27,9 +28,18 @@ export interface NegativeSlotRow {
 
 /** Negative half-hours inside [from, to), in time order; empty if none, NoDataError if no prices at all. */
 export async function negativeSlots(warehouse: Warehouse, request: NegativeSlotsRequest = {}): Promise<NegativeSlotRow[]> {
+  const { sql, params } = negativeSlotsStatement(request);
+  const rows = await warehouse.all<NegativeSlotRow>(sql, params);
+  if (rows.length === 0) await requireData(warehouse, request.tariff, request);
+  return rows;
+}
+
+/** negativeSlots' statement and its values (what `tariffs negative --print-sql` prints). */
+export function negativeSlotsStatement(request: NegativeSlotsRequest = {}): Query {
   checkRange(request);
   const price = (c: string) => (request.rounded ? priceDoubleSql(c) : c);
-  const rows = await warehouse.all<NegativeSlotRow>(`
+  return {
+    sql: `
     SELECT tariff_code, payment_method, rate_type, local_date, settlement_period,
            slot_start AS start, slot_end AS "end",
            london_iso(slot_start) AS local_start, london_iso(slot_end) AS local_end,
@@ -39,8 +49,6 @@ export async function negativeSlots(warehouse: Warehouse, request: NegativeSlots
       AND slot_start >= coalesce(CAST($from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
       AND slot_end <= coalesce(CAST($to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')
     ORDER BY tariff_code, payment_method NULLS FIRST, rate_type, slot_start`,
-    { tariff: request.tariff ?? null, ...rangeParams(request) },
-  );
-  if (rows.length === 0) await requireData(warehouse, request.tariff, request);
-  return rows;
+    params: { tariff: request.tariff ?? null, ...rangeParams(request) },
+  };
 }

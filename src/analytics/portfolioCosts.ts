@@ -3,8 +3,9 @@
 // and scenario (and day or month), meter_point first. `tariffs cost|compare --all-meters` call these.
 import { listValue } from '@duckdb/node-api';
 import { NoDataError, UsageError } from '../errors.js';
+import type { Query } from '../store/inlineParams.js';
 import type { JsRow } from '../store/rowsToJs.js';
-import type { Params, Warehouse } from '../store/Warehouse.js';
+import type { Warehouse } from '../store/Warehouse.js';
 import { selectSql, type PaymentMethod } from './costs.js';
 import type { DispatchMode } from './dispatchMode.js';
 import { checkRange, describeRange, rangeParams, type Range } from './range.js';
@@ -31,8 +32,45 @@ export interface PortfolioAnswer {
 
 const BATCH = 250;
 
+/** The one statement of a portfolio question, for every meter point with consumption in the
+ *  range (`meters`, in order; portfolioCosts runs it a batch of them at a time, binding $meters). */
+export interface PortfolioStatement {
+  query: Query;
+  meters: string[];
+  skipped: PortfolioAnswer['skipped'];
+}
+
 /** The rows of every meter point with consumption in the range. */
 export async function portfolioCosts(warehouse: Warehouse, question: PortfolioQuestion, request: PortfolioRequest): Promise<PortfolioAnswer> {
+  const rows: JsRow[] = [];
+  const size = request.batch ?? BATCH;
+  // DuckDB's estimates of the priced half-hours shrink to a few rows through the macros' CTEs, and
+  // it would then build the price join's hash table on every meter's half-hours rather than on the
+  // prices: here each join builds on the side the macros write second (the smaller).
+  await warehouse.run(`SET disabled_optimizers = 'build_side_probe_side'`);
+  try {
+    const { query, meters, skipped } = await portfolioStatement(warehouse, question, request);
+    request.progress?.expect(meters.length);
+    // one statement, prepared once and run for each batch of meter points
+    const statement = await warehouse.prepare(query.sql);
+    try {
+      for (let i = 0; i < meters.length; i += size) {
+        const batch = meters.slice(i, i + size);
+        rows.push(...await statement.all({ ...query.params, meters: listValue(batch) }));
+        request.progress?.done(batch.length);
+      }
+    } finally {
+      statement.close();
+    }
+    return { rows, skipped };
+  } finally {
+    await warehouse.run('RESET disabled_optimizers');
+  }
+}
+
+/** portfolioCosts' statement, after its checks, with every meter point in $meters (what
+ *  `tariffs cost|compare --all-meters --print-sql` prints). */
+export async function portfolioStatement(warehouse: Warehouse, question: PortfolioQuestion, request: PortfolioRequest): Promise<PortfolioStatement> {
   checkRange(request);
   const range = rangeParams(request);
   const meters = (await warehouse.all(`
@@ -51,34 +89,14 @@ export async function portfolioCosts(warehouse: Warehouse, question: PortfolioQu
   const order = question === 'compare'
     ? 'ORDER BY meter_point, scenario <> \'actual\', list_position(CAST($scenarios AS VARCHAR[]), scenario)'
     : `ORDER BY meter_point, scenario, ${question === 'day' ? 'local_date' : 'month'}`;
-  const rows: JsRow[] = [];
-  const size = request.batch ?? BATCH;
-  request.progress?.expect(meters.length);
-  // DuckDB's estimates of the priced half-hours shrink to a few rows through the macros' CTEs, and
-  // it would then build the price join's hash table on every meter's half-hours rather than on the
-  // prices: here each join builds on the side the macros write second (the smaller).
-  await warehouse.run(`SET disabled_optimizers = 'build_side_probe_side'`);
-  try {
-    const params = (batch: string[]): Params => ({
-      scenarios: listValue(scenarios), meters: listValue(batch), payment: request.payment,
-      dispatches: request.dispatches ?? 'default', ...range,
-    });
-    // one statement, prepared once and run for each batch of meter points
-    const relation = `(SELECT * FROM ${call} ${order})`;
-    const statement = await warehouse.prepare(await selectSql(warehouse, relation, params(meters.slice(0, size)), request.rounded));
-    try {
-      for (let i = 0; i < meters.length; i += size) {
-        const batch = meters.slice(i, i + size);
-        rows.push(...await statement.all(params(batch)));
-        request.progress?.done(batch.length);
-      }
-    } finally {
-      statement.close();
-    }
-  } finally {
-    await warehouse.run('RESET disabled_optimizers');
-  }
-  return { rows, skipped };
+  const params = {
+    scenarios: listValue(scenarios), meters: listValue(meters), payment: request.payment,
+    dispatches: request.dispatches ?? 'default', ...range,
+  };
+  const relation = `(SELECT * FROM ${call} ${order})`;
+  // the columns to round read off a run of the first batch (they do not depend on the meters)
+  const probe = { ...params, meters: listValue(meters.slice(0, request.batch ?? BATCH)) };
+  return { query: { sql: await selectSql(warehouse, relation, probe, request.rounded), params }, meters, skipped };
 }
 
 /** A tariff without a single stored price is unknown (exit 1); one that fits none of the meters

@@ -28,6 +28,19 @@ export async function rangeCoverage(warehouse: Warehouse, request: Range & { tar
   );
 }
 
+/** `answer` (rows of one tariff's series over [$from, $to), with payment_method and rate_type)
+ *  with a last column `complete`: whether every half-hour of its series' range is priced
+ *  (range_coverage; a series it does not list has nothing missing), in the order `order` of
+ *  answer's columns (as a.column). */
+export function withCoverage(answer: string, order: string): string {
+  return `
+    SELECT a.*, coalesce(c.complete, true) AS complete
+    FROM (${answer}) AS a
+    LEFT JOIN range_coverage($tariff, CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ)) AS c
+      ON c.payment_method IS NOT DISTINCT FROM a.payment_method AND c.rate_type = a.rate_type
+    ORDER BY ${order}`;
+}
+
 /** The key rows of one series share in the analytics answers. */
 export function seriesKey(row: { payment_method: string | null; rate_type: string }): string {
   return `${row.payment_method ?? ''}/${row.rate_type}`;

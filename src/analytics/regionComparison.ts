@@ -1,6 +1,7 @@
 // A product's tariffs region by region over a range: the region_comparison macro of sql/public.
 import { NoDataError } from '../errors.js';
 import { selectPrices } from './priceSql.js';
+import type { Query } from '../store/inlineParams.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { checkRange, describeRange, rangeParams, type Range } from './range.js';
 
@@ -32,13 +33,20 @@ export interface RegionComparisonRow {
 }
 
 export async function regionComparison(warehouse: Warehouse, request: RegionComparisonRequest): Promise<RegionComparisonRow[]> {
-  checkRange(request);
-  const rows = await warehouse.all<RegionComparisonRow>(
-    `SELECT ${selectPrices(['min_inc_vat', 'max_inc_vat', 'mean_inc_vat', 'median_inc_vat', 'peak_mean_inc_vat', 'mean_exc_vat'], request.rounded)} FROM region_comparison($product, CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ))`,
-    { product: request.product, ...rangeParams(request) },
-  );
+  const { sql, params } = regionComparisonStatement(request);
+  const rows = await warehouse.all<RegionComparisonRow>(sql, params);
   if (rows.length === 0) {
     throw new NoDataError(`no prices stored for any tariff of product ${request.product} ${describeRange(request)}`);
   }
   return rows;
+}
+
+/** regionComparison's statement and its values (what `tariffs regions --print-sql` prints). */
+export function regionComparisonStatement(request: RegionComparisonRequest): Query {
+  checkRange(request);
+  const prices = selectPrices(['min_inc_vat', 'max_inc_vat', 'mean_inc_vat', 'median_inc_vat', 'peak_mean_inc_vat', 'mean_exc_vat'], request.rounded);
+  return {
+    sql: `SELECT ${prices} FROM region_comparison($product, CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ))`,
+    params: { product: request.product, ...rangeParams(request) },
+  };
 }

@@ -2,10 +2,12 @@
 // (src/analytics/portfolioCosts.ts) with a progress bar on a terminal, the tariffs left out for
 // meters of another fuel or direction said on stderr, and the table layouts, meter_point first.
 import { portfolioCosts, type PortfolioQuestion, type PortfolioRequest } from '../analytics/index.js';
+import { portfolioStatement } from '../analytics/portfolioCosts.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { LAYOUTS, warnCarried, warnIncomplete } from './costOutput.js';
 import type { OutputFormat } from './output.js';
 import { createStepBar } from './progressBar.js';
+import { printSql } from './printSql.js';
 import { output } from './questions.js';
 import type { TableLayout } from './table.js';
 
@@ -17,8 +19,10 @@ const LAYOUT: Record<PortfolioQuestion, TableLayout> = {
   compare: withMeter(LAYOUTS.compare),
 };
 
+/** `sql`: print the statement (every meter in $meters) instead of running it. */
 export async function printPortfolio(warehouse: Warehouse, format: OutputFormat, question: PortfolioQuestion,
-  request: Omit<PortfolioRequest, 'progress'>): Promise<void> {
+  request: Omit<PortfolioRequest, 'progress'>, sql = false): Promise<void> {
+  if (sql) return printSql((await portfolioStatement(warehouse, question, request)).query);
   const bar = await createStepBar('pricing', 'meters');
   let answer;
   try {

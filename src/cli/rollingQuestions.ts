@@ -1,7 +1,7 @@
 // What `cheapest` and `slots` share: the flags of a question asked "from now" (direction, price
 // limits, lengths, the clock, dispatches) with their rules and help, and --check's rules.
 import type { Command } from 'commander';
-import { parseDispatchMode, rangeCoverage, seriesKey, type DispatchMode, type LengthMode, type Range } from '../analytics/index.js';
+import { parseDispatchMode, rangeCoverage, type DispatchMode, type LengthMode, type Range } from '../analytics/index.js';
 import { dispatchPrices, type DispatchPrices } from '../analytics/dispatchPrices.js';
 import { TariffsError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
@@ -102,12 +102,10 @@ export async function dispatchesOf(warehouse: Warehouse, flags: RollingFlags): P
 }
 
 /**
- * Adds `complete` to each row (is every half-hour of its series' range priced?), warns on stderr
- * about a partly priced range, or with --complete refuses to answer (exit 1, nothing on stdout).
+ * Warns on stderr about a partly priced range, or with --complete refuses to answer (exit 1,
+ * nothing on stdout). Each row's `complete` comes with the answer (the request's `coverage`).
  */
-export async function markCoverage<R extends { payment_method: string | null; rate_type: string }>(
-  warehouse: Warehouse, flags: RollingFlags, range: Range, rows: R[],
-): Promise<(R & { complete: boolean })[]> {
+export async function checkCoverage(warehouse: Warehouse, flags: RollingFlags, range: Range): Promise<void> {
   const coverage = await rangeCoverage(warehouse, { tariff: flags.tariff, ...range });
   const gaps = coverage.filter((c) => !c.complete);
   for (const gap of gaps) {
@@ -116,8 +114,6 @@ export async function markCoverage<R extends { payment_method: string | null; ra
     if (flags.complete) throw new TariffsError('INCOMPLETE_RANGE', `${what}: not answering (--complete)`);
     process.stderr.write(`tariffs: warning: ${what}; the answer uses the priced ones\n`);
   }
-  const incomplete = new Set(gaps.map(seriesKey));
-  return rows.map((row) => ({ ...row, complete: !incomplete.has(seriesKey(row)) }));
 }
 
 /** The instant `utc` as the user typed it when it is that flag's (`given`), else as a plain instant. */

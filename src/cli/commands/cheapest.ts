@@ -2,17 +2,19 @@
 // per local day or per nightly band; with --check, whether now lies in today's window.
 import type { Command } from 'commander';
 import { checkWindow, cheapestWindows, parseDuration, parseOffset } from '../../analytics/index.js';
+import { cheapestWindowsStatement } from '../../analytics/cheapestWindows.js';
 import { EXIT } from '../../errors.js';
 import { parseLocalTimeBand, type LocalTimeBand } from '../../time/index.js';
 import { withDb, withFormat } from '../common.js';
 import { parsed, rule, weightList } from '../flagRules.js';
 import { FORMS, output, rangeOf, withWarehouse } from '../questions.js';
 import {
-  CHECK_HELP, DISPATCHES_HELP, ROLLING_HELP, dispatchesOf, markCoverage, optionsOf, withCheckRules, withRolling, type RollingFlags,
+  CHECK_HELP, DISPATCHES_HELP, ROLLING_HELP, checkCoverage, dispatchesOf, optionsOf, withCheckRules, withRolling, type RollingFlags,
 } from '../rollingQuestions.js';
+import { printSql, withPrintSql, type PrintSqlFlags } from '../printSql.js';
 import { action } from '../run.js';
 
-interface CheapestFlags extends RollingFlags {
+interface CheapestFlags extends RollingFlags, PrintSqlFlags {
   duration?: number;
   between?: LocalTimeBand;
   weights?: number[];
@@ -35,8 +37,9 @@ export function configure(command: Command): void {
   rule<CheapestFlags>(command, (f) => f.duration === undefined && f.weights === undefined, '--duration is required (or --weights, one half-hour per weight)');
   rule<CheapestFlags>(command, (f) => f.check === true && (f.between !== undefined || f.perDay !== true),
     '--check needs --per-day (and no --between): it checks today\'s window');
+  rule<CheapestFlags>(command, (f) => f.check === true && f.printSql === true, '--print-sql: not with --check (it prints the SQL of the windows without --check)');
   withCheckRules(command);
-  withFormat(withDb(withRolling(command, 'window')));
+  withPrintSql(withFormat(withDb(withRolling(command, 'window'))));
   command.addHelpText('after', `
 Score: the mean price inc VAT of the window's half-hours (with --weights: Σ price × weight, shown as
 score_inc_vat = Σ price × weight ÷ Σ weight). The lowest wins, or the highest with --highest.
@@ -76,15 +79,18 @@ ${FORMS}`);
     }
     const range = rangeOf(flags, now);
     return withWarehouse(flags, async (warehouse, format) => {
-      const rows = await cheapestWindows(warehouse, {
+      const windows = {
         ...request, ...await dispatchesOf(warehouse, flags), ...range, perDay: flags.perDay === true, ...(flags.between ? { band: flags.between } : {}),
-      });
-      const marked = await markCoverage(warehouse, flags, range, rows);
+        coverage: true,
+      };
+      if (flags.printSql) return printSql(await cheapestWindowsStatement(warehouse, windows));
+      const rows = await cheapestWindows(warehouse, windows);
+      await checkCoverage(warehouse, flags, range);
       if (rows.length === 0) {
         process.stderr.write(`tariffs: no window of ${slots} half-hours of ${flags.tariff} fits: every candidate spans a missing half-hour` +
           `${options.maxPrice === undefined && options.minPrice === undefined ? '' : ' or a price outside --min-price/--max-price'}, or runs outside the range\n`);
       }
-      output(marked, format);
+      output(rows, format);
     });
   }));
 }

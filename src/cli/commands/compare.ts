@@ -6,10 +6,12 @@ import { collect, configFrom, withConfig, withDb, withFormat } from '../common.j
 import { LAYOUTS, RULES, meterFlag, paymentMethod, warnCarried, warnIncomplete } from '../costOutput.js';
 import { rule } from '../flagRules.js';
 import { printPortfolio } from '../portfolioOutput.js';
+import { tariffComparisonStatement } from '../../analytics/costs.js';
+import { PRINT_SQL_BATCHES, printSql, withPrintSql, type PrintSqlFlags } from '../printSql.js';
 import { output, rangeOf, withWarehouse, type RangeFlags } from '../questions.js';
 import { action } from '../run.js';
 
-interface CompareFlags extends RangeFlags, AheadFlags {
+interface CompareFlags extends RangeFlags, AheadFlags, PrintSqlFlags {
   meter?: string;
   allMeters?: boolean;
   tariff?: string[];
@@ -29,7 +31,7 @@ export function configure(command: Command): void {
   rule<CompareFlags>(command, (f) => f.meter !== undefined && (f.tariff ?? []).length === 0 && f.ahead === undefined,
     "required option '--tariff <code>' not specified (with --meter)");
   configureAhead(command);
-  withFormat(withConfig(withDb(command)));
+  withPrintSql(withFormat(withConfig(withDb(command))), PRINT_SQL_BATCHES);
   command.addHelpText('after', `
 One row for the actual agreements (scenario 'actual') and one per --tariff: days, kwh,
 energy_cost_inc_vat, standing_charge_inc_vat, total_inc_vat, total_gbp and difference_gbp (to the
@@ -52,10 +54,12 @@ ${RULES}`);
     const range = flags.from === undefined && flags.to === undefined ? { from: defaults.from, to: defaults.to } : rangeOf(flags);
     await withWarehouse(flags, async (warehouse, format) => {
       if (flags.meter === undefined) {
-        await printPortfolio(warehouse, format, 'compare', { tariffs: flags.tariff ?? [], payment, ...range, rounded: true });
+        await printPortfolio(warehouse, format, 'compare', { tariffs: flags.tariff ?? [], payment, ...range, rounded: true }, flags.printSql);
         return;
       }
-      const rows = await tariffComparison(warehouse, { meter: flags.meter, tariffs: flags.tariff ?? [], payment, ...range, rounded: true });
+      const request = { meter: flags.meter, tariffs: flags.tariff ?? [], payment, ...range, rounded: true };
+      if (flags.printSql) return printSql(await tariffComparisonStatement(warehouse, request));
+      const rows = await tariffComparison(warehouse, request);
       warnIncomplete(rows);
       warnCarried(rows);
       output(rows, format, LAYOUTS.compare);

@@ -1,7 +1,7 @@
 // `tariffs compare --ahead`: what a meter is expected to pay from here on each tariff it could be on
 // (compare_ahead of sql/public), kept apart from compare's backward-looking action.
 import type { Command } from 'commander';
-import { backtestAhead, compareAhead, parseHorizon, type Horizon, type PaymentMethod } from '../../analytics/index.js';
+import { backtestAhead, compareAhead, compareAheadStatement, metersReadBy, parseHorizon, type AheadRequest, type Horizon, type PaymentMethod } from '../../analytics/index.js';
 import { NoDataError } from '../../errors.js';
 import type { JsRow } from '../../store/rowsToJs.js';
 import { parseUserDateTime } from '../../time/index.js';
@@ -9,8 +9,9 @@ import { parsed, rule } from '../flagRules.js';
 import { output, rangeOf, withWarehouse, type RangeFlags } from '../questions.js';
 import type { CommonFlags } from '../common.js';
 import type { TableLayout } from '../table.js';
+import { printSql, type PrintSqlFlags } from '../printSql.js';
 
-export interface AheadFlags extends CommonFlags, RangeFlags {
+export interface AheadFlags extends CommonFlags, RangeFlags, PrintSqlFlags {
   meter?: string;
   allMeters?: boolean;
   tariff?: string[];
@@ -40,6 +41,8 @@ export function configureAhead(command: Command): void {
   rule<AheadFlags>(command, (f) => f.backtest === true && (f.ahead === undefined || f.asOf !== undefined || f.meter === undefined),
     '--backtest replays --ahead for one --meter, each period as of its eve: no --as-of');
   rule<AheadFlags>(command, (f) => f.region !== undefined && !/^[A-P]$/.test(f.region), '--region: a region letter A-P');
+  rule<AheadFlags>(command, (f) => f.ahead !== undefined && f.printSql === true && (f.meter === undefined || f.backtest === true),
+    '--print-sql with --ahead prints the statement of one --meter (--all-meters and --backtest run one a meter or period)');
   command.addHelpText('after', `
 --ahead tomorrow|7d|30d|12m [--as-of INSTANT]: one row per tariff on sale to the meter at --as-of
 (its fuel and direction, its region or --region, its product available then and not for business;
@@ -73,16 +76,19 @@ export async function runAhead(flags: AheadFlags, payment: PaymentMethod): Promi
   }
   const asOf = flags.asOf ?? new Date();
   await withWarehouse(flags, async (warehouse, format) => {
-    const meters = flags.meter !== undefined ? [flags.meter]
-      : (await warehouse.all<{ meter_point: string }>(`SELECT DISTINCT meter_point FROM consumption
-          WHERE interval_end <= CAST($as_of AS TIMESTAMPTZ) ORDER BY meter_point`, { as_of: asOf.toISOString() })).map((r) => r.meter_point);
+    const meters = flags.meter !== undefined ? [flags.meter] : await metersReadBy(warehouse, asOf);
+    const request = (meter: string): AheadRequest => ({
+      meter, asOf, horizon: flags.ahead!, payment, rounded: true,
+      ...(flags.tariff && flags.tariff.length > 0 ? { tariffs: flags.tariff } : {}),
+      ...(flags.region !== undefined ? { region: flags.region } : {}),
+    });
+    if (flags.printSql === true) {
+      printSql(await compareAheadStatement(warehouse, request(meters[0]!)));
+      return;
+    }
     const rows: JsRow[] = [];
     for (const meter of meters) {
-      const ask = () => compareAhead(warehouse, {
-        meter, asOf, horizon: flags.ahead!, payment, rounded: true,
-        ...(flags.tariff && flags.tariff.length > 0 ? { tariffs: flags.tariff } : {}),
-        ...(flags.region !== undefined ? { region: flags.region } : {}),
-      });
+      const ask = () => compareAhead(warehouse, request(meter));
       if (meters.length === 1) {
         rows.push(...await ask());
         continue;

@@ -8,10 +8,12 @@ import { configFrom, withConfig, withDb, withFormat } from '../common.js';
 import { LAYOUTS, PERIODS, RULES, agreementsHint, meterFlag, paymentMethod, warnCarried, warnIncomplete } from '../costOutput.js';
 import { oneOf, parsed, rule } from '../flagRules.js';
 import { printPortfolio } from '../portfolioOutput.js';
+import { costsStatement, netCostsStatement } from '../../analytics/costs.js';
+import { PRINT_SQL_BATCHES, printSql, withPrintSql, type PrintSqlFlags } from '../printSql.js';
 import { output, rangeOf, withWarehouse, type RangeFlags } from '../questions.js';
 import { action } from '../run.js';
 
-interface CostFlags extends RangeFlags {
+interface CostFlags extends RangeFlags, PrintSqlFlags {
   meter?: string;
   allMeters?: boolean;
   tariff?: string;
@@ -39,7 +41,7 @@ export function configure(command: Command): void {
     '--all-meters: per day or month (--per day|month), without --export-meter (SQL: portfolio_pricing for half-hours)');
   rule<CostFlags>(command, (f) => f.exportMeter !== undefined && (f.tariff !== undefined || (f.per !== undefined && f.per !== 'month')),
     '--export-meter: the net is per month at the agreements (no --tariff, --per month)');
-  withFormat(withConfig(withDb(command)));
+  withPrintSql(withFormat(withConfig(withDb(command))), PRINT_SQL_BATCHES);
   command.addHelpText('after', `
 SQL: half_hour_costs(meter, tariff, from, to, payment := …), daily_costs(…), monthly_costs(…)
 (tariff NULL = the agreements), net_costs(import_meter, export_meter, from, to, payment := …).
@@ -59,13 +61,14 @@ ${RULES}`);
     await withWarehouse(flags, async (warehouse, format) => {
       if (flags.meter === undefined) {
         await printPortfolio(warehouse, format, per === 'month' ? 'month' : 'day',
-          { tariffs: flags.tariff ? [flags.tariff] : [], payment, dispatches, ...range, rounded: true });
+          { tariffs: flags.tariff ? [flags.tariff] : [], payment, dispatches, ...range, rounded: true }, flags.printSql);
         return;
       }
       const meter = flags.meter;
-      const rows = flags.exportMeter === undefined
-        ? await costs(warehouse, { meter, ...(flags.tariff ? { tariff: flags.tariff } : {}), per, payment, dispatches, ...range, rounded: true })
-        : await netCosts(warehouse, { importMeter: meter, exportMeter: flags.exportMeter, payment, ...range, rounded: true });
+      const request = { meter, ...(flags.tariff ? { tariff: flags.tariff } : {}), per, payment, dispatches, ...range, rounded: true };
+      const net = flags.exportMeter === undefined ? undefined : { importMeter: meter, exportMeter: flags.exportMeter, payment, ...range, rounded: true };
+      if (flags.printSql) return printSql(net ? await netCostsStatement(warehouse, net) : await costsStatement(warehouse, request));
+      const rows = net ? await netCosts(warehouse, net) : await costs(warehouse, request);
       warnIncomplete(rows, flags.tariff === undefined ? agreementsHint(meter) : '');
       warnCarried(rows);
       if (flags.exportMeter === undefined && await meterOnIog(warehouse, meter)) {

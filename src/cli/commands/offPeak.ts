@@ -2,12 +2,14 @@
 // rate; with --include-dispatches, the half-hours an Intelligent Octopus Go dispatch made off-peak.
 import type { Command } from 'commander';
 import { describeDispatchMode, offPeakPeriods, parseDispatchMode, type DispatchMode } from '../../analytics/index.js';
+import { offPeakPeriodsStatement } from '../../analytics/offPeakPeriods.js';
 import { withDb, withFormat } from '../common.js';
 import { parsed, rule } from '../flagRules.js';
 import { FORMS, output, rangeOf, tariffOf, withStoredRange, withWarehouse, type TariffFlags } from '../questions.js';
+import { printSql, withPrintSql, type PrintSqlFlags } from '../printSql.js';
 import { action } from '../run.js';
 
-interface OffPeakFlags extends TariffFlags {
+interface OffPeakFlags extends TariffFlags, PrintSqlFlags {
   includeDispatches?: boolean;
   dispatches?: DispatchMode;
 }
@@ -19,7 +21,7 @@ export function configure(command: Command): void {
       parsed('--dispatches', parseDispatchMode));
   rule<OffPeakFlags>(command, (f) => f.dispatches !== undefined && !f.includeDispatches, '--dispatches: give --include-dispatches too');
   rule<OffPeakFlags>(command, (f) => f.includeDispatches === true && f.dispatches === 'none', '--dispatches none: leave out --include-dispatches instead');
-  withFormat(withDb(command));
+  withPrintSql(withFormat(withDb(command)));
   command.addHelpText('after', `
 Only fully priced Europe/London local days (all 46, 48 or 50 half-hours) with two or three
 distinct prices count (Agile days never do; a day's first or last stored hours do not); a period
@@ -35,8 +37,9 @@ ${FORMS}`);
   command.action(action(async (flags: OffPeakFlags) => {
     const range = rangeOf(flags);
     const mode = flags.dispatches ?? parseDispatchMode(undefined);
+    const dispatches = flags.includeDispatches ? { dispatches: mode } : {};
+    if (flags.printSql) return printSql(offPeakPeriodsStatement({ ...tariffOf(flags), ...range, ...dispatches }));
     await withWarehouse(flags, async (warehouse, format) => {
-      const dispatches = flags.includeDispatches ? { dispatches: mode } : {};
       if (flags.includeDispatches) process.stderr.write(`tariffs: off-peak with Intelligent Octopus Go dispatches: ${describeDispatchMode(mode)}\n`);
       output(await offPeakPeriods(warehouse, { ...tariffOf(flags), ...range, ...dispatches }), format);
     });

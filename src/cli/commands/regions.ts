@@ -4,13 +4,15 @@ import type { Command } from 'commander';
 import { allProducts, currentAgile, productTariffs, REGIONS } from '../../api/discover.js';
 import { OctopusClient } from '../../api/OctopusClient.js';
 import { regionComparison } from '../../analytics/index.js';
+import { regionComparisonStatement } from '../../analytics/regionComparison.js';
 import { configFrom, formatOf, loggerFor, withApi, withDb, withFormat, type CommonFlags } from '../common.js';
 import { rule } from '../flagRules.js';
 import { writeRows } from '../output.js';
 import { FORMS, output, rangeOf, withStoredRange, withWarehouse, type RangeFlags } from '../questions.js';
+import { printSql, withPrintSql, type PrintSqlFlags } from '../printSql.js';
 import { action } from '../run.js';
 
-interface RegionsFlags extends RangeFlags {
+interface RegionsFlags extends RangeFlags, PrintSqlFlags {
   product?: string;
   list?: boolean;
 }
@@ -19,8 +21,9 @@ export function configure(command: Command): void {
   withStoredRange(command
     .option('--product <code>', 'product code, e.g. AGILE-18-02-21 (required unless --list)')
     .option('--list', 'from the API, not the warehouse: the region letters and names, with --product its tariff codes per region, and the Agile product on sale now'));
+  rule<RegionsFlags>(command, (f) => f.list === true && f.printSql === true, '--print-sql: not with --list (it asks the API, not the warehouse)');
   rule<RegionsFlags>(command, (f) => f.product === undefined && !f.list, '--product is required (or --list to discover products and regions)');
-  withFormat(withDb(withApi(command)));
+  withPrintSql(withFormat(withDb(withApi(command))));
   command.addHelpText('after', `
 Regions stored over different periods are not comparable: give --from/--to to compare like with like.
 --list asks the API (public endpoints, no credentials): e.g. \`tariffs regions --list\` names the
@@ -32,6 +35,7 @@ ${FORMS}`);
     if (flags.list) return listRegions(flags);
     const product = flags.product!;
     const range = rangeOf(flags);
+    if (flags.printSql) return printSql(regionComparisonStatement({ product, ...range, rounded: true }));
     await withWarehouse(flags, async (warehouse, format) => {
       // the region, its tariff and the mean are the answer; min/max next
       output(await regionComparison(warehouse, { product, ...range, rounded: true }), format,

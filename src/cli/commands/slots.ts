@@ -2,16 +2,18 @@
 // with --check, whether now lies in a block of today's.
 import type { Command } from 'commander';
 import { checkSlots, cheapestSlots, parseOffset } from '../../analytics/index.js';
+import { cheapestSlotsStatement } from '../../analytics/cheapestSlots.js';
 import { EXIT } from '../../errors.js';
 import { withDb, withFormat } from '../common.js';
 import { parsed, positiveCount, rule } from '../flagRules.js';
 import { FORMS, output, rangeOf, withWarehouse } from '../questions.js';
 import {
-  CHECK_HELP, DISPATCHES_HELP, ROLLING_HELP, dispatchesOf, markCoverage, optionsOf, withCheckRules, withRolling, type RollingFlags,
+  CHECK_HELP, DISPATCHES_HELP, ROLLING_HELP, checkCoverage, dispatchesOf, optionsOf, withCheckRules, withRolling, type RollingFlags,
 } from '../rollingQuestions.js';
+import { printSql, withPrintSql, type PrintSqlFlags } from '../printSql.js';
 import { action } from '../run.js';
 
-interface SlotsFlags extends RollingFlags {
+interface SlotsFlags extends RollingFlags, PrintSqlFlags {
   count: number;
 }
 
@@ -24,8 +26,9 @@ export function configure(command: Command): void {
     .option('--check', 'with --per-day: exit 0 when now lies in a block of today\'s (or tomorrow\'s) half-hours, 3 when not; prints the blocks')
     .option('--offset <offset>', 'with --check: act this long after each block starts, negative before (-1h: an hour early)', parsed('--offset', parseOffset));
   rule<SlotsFlags>(command, (f) => f.check === true && f.perDay !== true, '--check needs --per-day: it checks today\'s half-hours');
+  rule<SlotsFlags>(command, (f) => f.check === true && f.printSql === true, '--print-sql: not with --check (it prints the SQL of the half-hours without --check)');
   withCheckRules(command);
-  withFormat(withDb(withRolling(command, 'half-hours')));
+  withPrintSql(withFormat(withDb(withRolling(command, 'half-hours'))));
   command.addHelpText('after', `
 Only half-hours inside [--min-price, --max-price] can be chosen. Fewer eligible half-hours than
 --count is no answer (exit 0, a note on stderr), unless --at-most; with --per-day, per day.
@@ -56,13 +59,15 @@ ${FORMS}`);
     }
     const range = rangeOf(flags, now);
     await withWarehouse(flags, async (warehouse, format) => {
-      const rows = await cheapestSlots(warehouse, { ...request, ...await dispatchesOf(warehouse, flags), ...range, perDay: flags.perDay === true });
-      const marked = await markCoverage(warehouse, flags, range, rows);
+      const slots = { ...request, ...await dispatchesOf(warehouse, flags), ...range, perDay: flags.perDay === true, coverage: true };
+      if (flags.printSql) return printSql(await cheapestSlotsStatement(warehouse, slots));
+      const rows = await cheapestSlots(warehouse, slots);
+      await checkCoverage(warehouse, flags, range);
       if (rows.length === 0) {
         process.stderr.write(`tariffs: fewer than ${count} half-hours of ${flags.tariff} are eligible in the range` +
           `${options.maxPrice === undefined && options.minPrice === undefined ? '' : ' (--min-price/--max-price)'}; --at-most takes fewer\n`);
       }
-      output(marked, format);
+      output(rows, format);
     });
   }));
 }
