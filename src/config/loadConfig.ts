@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { normaliseBaseUrl } from '../api/urls.js';
 import { UsageError } from '../errors.js';
 import { parseCron } from '../cron/fireTimes.js';
+import { PAYMENT_METHODS, type PaymentMethod } from '../tariffTerms.js';
 import { parseUserDateTime } from '../time/index.js';
 
 export const DEFAULT_BASE_URL = 'https://api.octopus.energy/v1/';
@@ -47,7 +48,7 @@ const fileSchema = z.strictObject({
     calorific_value: z.number().min(30).max(50).optional(),
     unit: z.enum(['m3', 'kWh']).optional(),
   }).optional(),
-  payment_method: z.enum(['DIRECT_DEBIT', 'NON_DIRECT_DEBIT']).optional(),
+  payment_method: z.enum(PAYMENT_METHODS).optional(),
 });
 
 export type ConfigFile = z.infer<typeof fileSchema>;
@@ -82,7 +83,7 @@ export interface Config {
   /** What the API's gas consumption is in (config `gas.unit`): SMETS2 meters report m³. */
   gasUnit: 'm3' | 'kWh';
   /** Which standing charge (and unit rate, where both are quoted) costs use (config `payment_method`). */
-  paymentMethod: 'DIRECT_DEBIT' | 'NON_DIRECT_DEBIT';
+  paymentMethod: PaymentMethod;
   /** The config file the values came from, if any (for error messages). */
   file?: string;
 }

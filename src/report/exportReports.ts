@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import { TariffsError, UsageError } from '../errors.js';
 import { silentLogger } from '../log/createLogger.js';
 import { exportRowsSql } from '../analytics/exportRows.js';
+import type { PaymentMethod } from '../tariffTerms.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { copyToFile, type TableFormat } from './copyToFile.js';
 import { resolveScope, scopeParams } from './exportScope.js';
@@ -32,7 +33,7 @@ export interface ExportReportsOptions {
   /** Wait this long for a process writing the database (default 30 s), then DatabaseBusyError. */
   busyTimeoutMs?: number;
   /** Standing charges (and unit rates quoted both ways) of the cost reports; default DIRECT_DEBIT. */
-  paymentMethod?: 'DIRECT_DEBIT' | 'NON_DIRECT_DEBIT';
+  paymentMethod?: PaymentMethod;
   /** Told each report and each section of the HTML page as it is written (a progress bar). */
   progress?: ExportProgress;
   /** The file already open (the demo's, shared with its summary): read, not closed, here. */

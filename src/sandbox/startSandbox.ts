@@ -15,7 +15,7 @@ export { FAULT_KINDS, parseFaultSpec } from './faults.js';
 export { SANDBOX_EV_ACCOUNT, SANDBOX_EV_DEVICE, EV_HOUSEHOLD, COMPLETED_DISPATCHES, plannedDispatchesAt } from './sandboxDispatches.js';
 export { SANDBOX_PROFILES, SPEC_PROFILE_FAULTS, type SandboxProfile } from './profiles.js';
 export { halfHourlyRates } from './halfHourlyRates.js';
-export type { AddTariffInput, RateKind, TariffSummary } from './SandboxCatalog.js';
+export type { AddTariffInput, RatePath, TariffSummary } from './SandboxCatalog.js';
 export type { RateInput, RateRecord } from './RateSeries.js';
 
 export interface SandboxOptions {
