@@ -5,7 +5,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { DuckDBConnection, DuckDBInstance, DuckDBResultReader } from '@duckdb/node-api';
 import type { Logger } from 'pino';
-import { DatabaseBusyError, TariffsError } from '../errors.js';
+import { DatabaseBusyError, ERROR_CODES, TariffsError } from '../errors.js';
 import { silentLogger } from '../log/createLogger.js';
 import { sqlDir, warehouseTemplatePath } from '../paths.js';
 import { openInstance } from './openInstance.js';
@@ -65,7 +65,7 @@ export class Warehouse {
     if (file === IN_MEMORY) return Warehouse.openPath(file, IN_MEMORY, { ...options, readOnly: false }, logger, false);
     const path = resolve(file);
     if (readOnly && !existsSync(path)) {
-      throw new TariffsError('NO_DATABASE', `no database at ${file} (run \`tariffs ingest --db ${file}\` first)`);
+      throw new TariffsError(ERROR_CODES.NO_DATABASE, `no database at ${file} (run \`tariffs ingest --db ${file}\` first)`);
     }
     if (!readOnly) ensureWritableDirectory(dirname(path), file);
     const template = readOnly || options.sqlDirectory !== undefined ? false : options.template ?? warehouseTemplatePath();
@@ -177,6 +177,6 @@ export class Warehouse {
 
 /** A memory size such as '64MB' (a literal: settings cannot be bound parameters). */
 function memoryLimitValue(value: string): string {
-  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(value)) throw new TariffsError('DB_OPEN', `invalid memory limit '${value}'`);
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(value)) throw new TariffsError(ERROR_CODES.DB_OPEN, `invalid memory limit '${value}'`);
   return value;
 }

@@ -1,7 +1,7 @@
 // Opening a DuckDB file: read-write or read-only, with "busy" (another process holds the file)
 // detected and retried briefly.
 import { DuckDBInstance } from '@duckdb/node-api';
-import { DatabaseBusyError, TariffsError } from '../errors.js';
+import { DatabaseBusyError, ERROR_CODES, TariffsError } from '../errors.js';
 import { duckdbErrorKind, lockHolder } from './duckdbErrors.js';
 import { asStorageError } from './StorageError.js';
 import { storageCompatibilityConfig } from './storageCompatibility.js';
@@ -21,7 +21,7 @@ export async function openInstance(
       if (duckdbErrorKind(error) !== 'busy') {
         const storage = asStorageError(shown, error);
         if (storage !== error) throw storage;
-        throw new TariffsError('DB_OPEN', `cannot open database ${shown}: ${(error as Error).message}`, { cause: error });
+        throw new TariffsError(ERROR_CODES.DB_OPEN, `cannot open database ${shown}: ${(error as Error).message}`, { cause: error });
       }
       if (Date.now() >= deadline) {
         const holder = lockHolder(error);
