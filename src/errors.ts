@@ -1,6 +1,25 @@
 // One base error with a stable machine-readable `code`; every module's errors extend it,
 // so the CLI edge can map codes to exit statuses and messages without string matching.
 
+/** The codes of TariffsError and its subclasses, storage errors' included (StorageError.ts;
+ *  event errors have their own set, EventError.ts). Compare with these, not a spelled-out string. */
+export const ERROR_CODES = {
+  API_VALIDATION: 'API_VALIDATION', AUTH: 'AUTH', BASE_URL: 'BASE_URL', BLOCKED: 'BLOCKED', CONSUMPTION_CSV: 'CONSUMPTION_CSV',
+  COUNT_MISMATCH: 'COUNT_MISMATCH', DB_BUSY: 'DB_BUSY', DB_CORRUPT: 'DB_CORRUPT', DB_DIRECTORY: 'DB_DIRECTORY',
+  DB_DISK_FULL: 'DB_DISK_FULL', DB_INVALIDATED: 'DB_INVALIDATED', DB_IO: 'DB_IO',
+  DB_OPEN: 'DB_OPEN', DEMO_INGEST: 'DEMO_INGEST', EVENT_CATALOG: 'EVENT_CATALOG',
+  EVENT_INPUT: 'EVENT_INPUT', EXPORT_DIR: 'EXPORT_DIR', EXPORT_QUERY: 'EXPORT_QUERY',
+  FOREIGN_NEXT_URL: 'FOREIGN_NEXT_URL', GRAPHQL: 'GRAPHQL', HTTP_STATUS: 'HTTP_STATUS',
+  IMPORT_FILE: 'IMPORT_FILE', INCOMPLETE_RANGE: 'INCOMPLETE_RANGE',
+  INVALID_RECORD: 'INVALID_RECORD', INVALID_RESPONSE: 'INVALID_RESPONSE', NETWORK: 'NETWORK',
+  NO_DATA: 'NO_DATA', NO_DATABASE: 'NO_DATABASE', PAGINATION_LOOP: 'PAGINATION_LOOP',
+  RETRIES_EXHAUSTED: 'RETRIES_EXHAUSTED', RETRY_AFTER_TOO_LONG: 'RETRY_AFTER_TOO_LONG',
+  SANDBOX_DATA: 'SANDBOX_DATA', SANDBOX_LISTEN: 'SANDBOX_LISTEN',
+  SANDBOX_OPTIONS: 'SANDBOX_OPTIONS', SANDBOX_STATE: 'SANDBOX_STATE', SCHEMA: 'SCHEMA',
+  TIMEOUT: 'TIMEOUT', TIME_INVALID: 'TIME_INVALID', USAGE: 'USAGE', VACUUM: 'VACUUM',
+} as const;
+export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
+
 export interface TariffsErrorOptions {
   cause?: unknown;
 }
@@ -19,7 +38,7 @@ export class TariffsError extends Error {
 export class UsageError extends TariffsError {
   override readonly name = 'UsageError';
   constructor(message: string, options: TariffsErrorOptions = {}) {
-    super('USAGE', message, options);
+    super(ERROR_CODES.USAGE, message, options);
   }
 }
 
@@ -28,7 +47,7 @@ export class DatabaseBusyError extends TariffsError {
   override readonly name = 'DatabaseBusyError';
   readonly file: string;
   constructor(file: string, options: TariffsErrorOptions & { message?: string } = {}) {
-    super('DB_BUSY', options.message ?? `database is in use by another process: ${file}`, options);
+    super(ERROR_CODES.DB_BUSY, options.message ?? `database is in use by another process: ${file}`, options);
     this.file = file;
   }
 }
@@ -37,7 +56,7 @@ export class DatabaseBusyError extends TariffsError {
 export class NoDataError extends TariffsError {
   override readonly name = 'NoDataError';
   constructor(message: string, options: TariffsErrorOptions = {}) {
-    super('NO_DATA', message, options);
+    super(ERROR_CODES.NO_DATA, message, options);
   }
 }
 

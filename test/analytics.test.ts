@@ -6,10 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  cheapestSlots, cheapestWindows, dailyStats, gaps, monthlyStats, negativeRuns, negativeSlots, parseDuration,
+  cheapestSlots, cheapestWindows, dailyStats, gaps, monthlyStats, negativeRuns, negativeSlots,
   regionComparison, type WindowRow,
 } from '../src/analytics/index.js';
 import { NoDataError, UsageError } from '../src/errors.js';
+import { parseDuration } from '../src/cli/parseDuration.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { TARIFF_A, TARIFF_J, buildAgileWarehouse } from './helpers/agileWarehouse.js';
 import {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  checkSlots, checkWindow, cheapestSlots, cheapestWindows, offPeakPeriods, parseOffset, relationSql,
+  checkSlots, checkWindow, cheapestSlots, cheapestWindows, offPeakPeriods, relationSql,
   type BlockRow,
 } from '../src/analytics/index.js';
 import { loadConfig } from '../src/config/loadConfig.js';
@@ -18,6 +18,7 @@ import { isIntelligentGoProduct, publishedNightBand } from '../src/ingest/publis
 import { targetsFromProduct, type NightBandNotice } from '../src/ingest/resolveTargets.js';
 import { silentLogger } from '../src/log/createLogger.js';
 import { startSandbox, type RateInput, type Sandbox } from '../src/sandbox/startSandbox.js';
+import { parseOffset } from '../src/cli/parseOffset.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import {
   HALF_HOUR, contiguousRuns, groupBy, halfHoursInDay, toSlots, utcIso, type Slot,

@@ -8,10 +8,11 @@ import type { Params, Warehouse } from '../store/Warehouse.js';
 import { localDateOf, localDayBounds } from '../time/index.js';
 import { selectPrices } from './priceSql.js';
 import { checkRange, describeRange, rangeParams, type Range } from './range.js';
+import type { PaymentMethod } from '../tariffTerms.js';
 import { meterOnIog, type DispatchMode } from './dispatchMode.js';
 
 export type CostPeriod = 'half-hour' | 'day' | 'month';
-export type PaymentMethod = 'DIRECT_DEBIT' | 'NON_DIRECT_DEBIT';
+export type { PaymentMethod };
 
 export interface CostRequest extends Range {
   /** 'MPAN' (every serial summed) or 'MPAN:SERIAL'. */

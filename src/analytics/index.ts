@@ -8,7 +8,6 @@ export { localDaysIn } from './localDays.js';
 export { monthlyStats, type MonthlyStatsRequest, type MonthlyStatsRow } from './monthlyStats.js';
 export { negativeRuns, type NegativeRunRow, type NegativeRunsRequest } from './negativeRuns.js';
 export { negativeSlots, type NegativeSlotRow, type NegativeSlotsRequest } from './negativeSlots.js';
-export { parseDuration } from './parseDuration.js';
 export type { Range } from './range.js';
 export { regionComparison, type RegionComparisonRequest, type RegionComparisonRow } from './regionComparison.js';
 export { requireData } from './requireData.js';
@@ -19,7 +18,6 @@ export {
 export { portfolioCosts, type PortfolioAnswer, type PortfolioQuestion, type PortfolioRequest } from './portfolioCosts.js';
 export { checkWindow, type BlockCheck, type CheckRequest, type CheckResult, type CheckedWindow } from './checkWindow.js';
 export { checkSlots, type CheckSlotsRequest, type CheckSlotsResult } from './checkSlots.js';
-export { parseOffset } from './parseOffset.js';
 export { selectionBlocks, type BlockRow, type BlockState, type SelectionSummary } from './selectionBlocks.js';
 export { relationSql, slotWeights, type SlotWeights } from './slotWeights.js';
 export { rangeCoverage, seriesKey, type CoverageRow } from './rangeCoverage.js';

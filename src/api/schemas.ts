@@ -17,7 +17,6 @@ export const pageEnvelopeSchema = z.looseObject({
   previous: z.string().nullable(),
   results: z.array(z.unknown()),
 });
-export type PageEnvelope = z.infer<typeof pageEnvelopeSchema>;
 
 export const productSchema = z.looseObject({
   code: z.string().min(1),
@@ -56,7 +55,6 @@ export interface RecordSchema<T> {
 }
 
 export const standingChargeSchema = unitRateSchema;
-export type StandingCharge = UnitRate;
 
 export const tariffEntrySchema = z.looseObject({
   code: z.string().min(1),

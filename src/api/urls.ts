@@ -55,9 +55,3 @@ export function redactUrl(url: URL | string): string {
   }
   return parsed.toString();
 }
-
-/** Short form for messages: path and query only (`/v1/products/X/...?page=3`). */
-export function pathOf(url: URL | string): string {
-  const parsed = new URL(redactUrl(url));
-  return `${parsed.pathname}${parsed.search}`;
-}

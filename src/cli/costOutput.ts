@@ -4,6 +4,7 @@ import type { CostPeriod, PaymentMethod } from '../analytics/index.js';
 import { UsageError } from '../errors.js';
 import { parseMeter } from '../ingest/parseMeter.js';
 import type { JsRow } from '../store/rowsToJs.js';
+import { PAYMENT_METHODS } from '../tariffTerms.js';
 import type { TableLayout } from './table.js';
 
 export const PERIODS: CostPeriod[] = ['half-hour', 'day', 'month'];
@@ -52,10 +53,10 @@ export const meterFlag = (flag: string) => (text: string): string => {
 /** --payment-method: DIRECT_DEBIT or NON_DIRECT_DEBIT, in any case, `-` for `_`. */
 export function paymentMethod(text: string): PaymentMethod {
   const value = text.toUpperCase().replace(/-/g, '_');
-  if (value !== 'DIRECT_DEBIT' && value !== 'NON_DIRECT_DEBIT') {
+  if (!(PAYMENT_METHODS as readonly string[]).includes(value)) {
     throw new UsageError(`--payment-method: '${text}' is not one of DIRECT_DEBIT, NON_DIRECT_DEBIT`);
   }
-  return value;
+  return value as PaymentMethod;
 }
 
 /** One line on stderr when a total leaves something out, so a table is never read as complete;

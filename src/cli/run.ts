@@ -1,13 +1,13 @@
 // The CLI edge: turns a command's outcome into an exit status and one clear line on stderr.
 // Usage errors exit 2, "database busy" 75, anything else 1 (stack with --verbose).
 import type { Command } from 'commander';
-import { EXIT, TariffsError, DatabaseBusyError, UsageError } from '../errors.js';
+import { ERROR_CODES, EXIT, TariffsError, DatabaseBusyError, UsageError } from '../errors.js';
 import type { GlobalFlags } from './common.js';
 
 export function exitCodeFor(error: unknown): number {
   if (error instanceof DatabaseBusyError) return EXIT.BUSY;
   if (error instanceof UsageError) return EXIT.USAGE;
-  if (error instanceof TariffsError && error.code === 'BASE_URL') return EXIT.USAGE; // a bad --base-url
+  if (error instanceof TariffsError && error.code === ERROR_CODES.BASE_URL) return EXIT.USAGE; // a bad --base-url
   return EXIT.FAILURE;
 }
 

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { UsageError } from '../errors.js';
+import { PAYMENT_METHODS } from '../tariffTerms.js';
 import { listed, valueProblems } from './configValues.js';
 
 const scheduleSchema = z.string().min(1);
@@ -37,7 +38,7 @@ const fileSchema = z.strictObject({
     calorific_value: z.number().min(30).max(50).optional(),
     unit: z.enum(['m3', 'kWh']).optional(),
   }).optional(),
-  payment_method: z.enum(['DIRECT_DEBIT', 'NON_DIRECT_DEBIT']).optional(),
+  payment_method: z.enum(PAYMENT_METHODS).optional(),
 });
 
 export type ConfigFile = z.infer<typeof fileSchema>;

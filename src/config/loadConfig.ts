@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { UsageError } from '../errors.js';
 import type { ConfigFile } from './configFile.js';
 import { listed, valueProblems } from './configValues.js';
+import type { PaymentMethod } from '../tariffTerms.js';
 
 export const DEFAULT_BASE_URL = 'https://api.octopus.energy/v1/';
 export const DEFAULT_DB = 'data/tariffs.duckdb';
@@ -45,7 +46,7 @@ export interface Config {
   /** What the API's gas consumption is in (config `gas.unit`): SMETS2 meters report m³. */
   gasUnit: 'm3' | 'kWh';
   /** Which standing charge (and unit rate, where both are quoted) costs use (config `payment_method`). */
-  paymentMethod: 'DIRECT_DEBIT' | 'NON_DIRECT_DEBIT';
+  paymentMethod: PaymentMethod;
   /** The config file the values came from, if any (for error messages). */
   file?: string;
 }

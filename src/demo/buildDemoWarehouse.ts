@@ -13,6 +13,7 @@ import { runIngest, type IngestSummary } from '../ingest/ingest.js';
 import type { Progress } from '../ingest/ingestRates.js';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox } from '../sandbox/startSandbox.js';
 import { Warehouse } from '../store/Warehouse.js';
+import { countRunsOfOtherJobs } from '../store/ingestRuns.js';
 import { assertFileDb, jobPaths } from '../store/WriteSession.js';
 
 /** The `job` of the demo's ingest runs: how an existing file is recognised as the demo's own. */
@@ -80,7 +81,7 @@ async function assertReplaceable(db: string): Promise<void> {
   try {
     const warehouse = await Warehouse.open(db, { readOnly: true });
     try {
-      foreign = (await warehouse.one(`SELECT count(*) AS n FROM ingest_runs WHERE job <> $job`, { job: DEMO_JOB }))!.n as number;
+      foreign = await countRunsOfOtherJobs(warehouse, DEMO_JOB);
     } finally {
       warehouse.close();
     }

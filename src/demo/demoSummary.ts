@@ -3,7 +3,7 @@
 // half-hour counts. The numbers come from src/analytics (the views and macros of sql/); this
 // module only picks rows and counts them (src/cli/formatDemoSummary.ts prints them).
 import { cheapestWindows, negativeRuns, negativeSlots, netCosts, tariffComparison } from '../analytics/index.js';
-import { listValue } from '@duckdb/node-api';
+import { summaryDays } from '../analytics/summaryDays.js';
 import { HOUSEHOLD } from '../sandbox/loadSandboxData.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { localDayBounds } from '../time/index.js';
@@ -92,29 +92,6 @@ export async function demoSummary(warehouse: Warehouse, tariffs: string[]): Prom
     }
   }
   return summary;
-}
-
-/** The rows of daily_stats (in dailyStats' order) that the summary reads: the clock-change days,
- *  and per tariff its last complete day and last incomplete day (so that "the latest complete day,
- *  else the latest day" picks as it would from every day). Only the view's counts: its prices
- *  are not worked out, and only the rows used are read into JavaScript. */
-async function summaryDays(warehouse: Warehouse, tariffs: string[]): Promise<SummaryDay[]> {
-  const rows = await warehouse.all(`
-    SELECT tariff_code, CAST(local_date AS VARCHAR) AS local_date, slots, expected_slots
-    FROM daily_stats
-    WHERE list_contains($tariffs, tariff_code)
-    QUALIFY expected_slots <> 48
-         OR row_number() OVER (PARTITION BY tariff_code, slots = expected_slots
-                               ORDER BY payment_method DESC NULLS LAST, rate_type DESC, local_date DESC) = 1
-    ORDER BY tariff_code, payment_method NULLS FIRST, rate_type, local_date`, { tariffs: listValue(tariffs) });
-  return rows.map((r) => ({ tariff_code: String(r.tariff_code), local_date: String(r.local_date), slots: Number(r.slots), expected_slots: Number(r.expected_slots) }));
-}
-
-interface SummaryDay {
-  tariff_code: string;
-  local_date: string;
-  slots: number;
-  expected_slots: number;
 }
 
 function numberOrNull(value: unknown): number | null {

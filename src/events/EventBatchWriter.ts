@@ -4,6 +4,7 @@
 // event_rejects. A batch is stored whole or not at all.
 import type { DuckDBAppender } from '@duckdb/node-api';
 import type { Warehouse } from '../store/Warehouse.js';
+import { insertStagedEvents, insertStagedRejects } from '../store/writeEvents.js';
 import type { EventError } from './EventError.js';
 import type { ValidEvent } from './validateEvent.js';
 
@@ -124,31 +125,12 @@ export class EventBatchWriter {
     }
   }
 
-  private async insertEvents(): Promise<number> {
-    const reader = await this.warehouse.reader(`INSERT INTO events
-        (id, event_id, event_type, payload_version, occurred_at, payload, loaded_at, source, line)
-      WITH first_in_batch AS (
-          -- the first line of each id in the batch; lines without an id are never duplicates
-          SELECT * FROM ${STAGE_EVENTS}
-          QUALIFY id IS NULL OR row_number() OVER (PARTITION BY id ORDER BY line) = 1
-      ), fresh AS (
-          -- ids events does not hold yet, from earlier batches or loads (a null id matches nothing)
-          SELECT s.* FROM first_in_batch AS s ANTI JOIN events AS e ON e.id = s.id
-      )
-      SELECT id, event_id, event_type, payload_version, CAST(occurred_at AS TIMESTAMPTZ),
-             CAST(payload AS JSON), CAST($loaded_at AS TIMESTAMPTZ), $source, line
-      FROM fresh`, this.params);
-    return Number(reader.getRowsJS()[0]?.[0] ?? 0);
+  private insertEvents(): Promise<number> {
+    return insertStagedEvents(this.warehouse, STAGE_EVENTS, this.params);
   }
 
-  private async insertRejects(): Promise<void> {
-    // A line rejected before (same source, line and text) is not stored again: re-loading a file
-    // does not grow the table.
-    await this.warehouse.run(`INSERT INTO event_rejects (source, line, raw, errors, loaded_at)
-      SELECT $source, r.line, r.raw, CAST(r.errors AS JSON), CAST($loaded_at AS TIMESTAMPTZ)
-      FROM ${STAGE_REJECTS} AS r
-      ANTI JOIN (SELECT line, raw FROM event_rejects WHERE source = $source) AS x
-        ON x.line = r.line AND x.raw = r.raw`, this.params);
+  private insertRejects(): Promise<void> {
+    return insertStagedRejects(this.warehouse, STAGE_REJECTS, this.params);
   }
 }
 

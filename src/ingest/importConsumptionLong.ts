@@ -6,6 +6,9 @@ import { finishRun, startRun } from '../store/ingestRuns.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { mergeConsumption, upsertMeterPointsOf, type ConsumptionCounts } from '../store/writeConsumption.js';
 import {
+  CONSUMPTION_STAGE, dropConsumptionStage, firstRepeatedHalfHour, stageConsumptionFile, stagedConsumptionRows, stagedConsumptionTotals,
+} from '../store/writeConsumptionFile.js';
+import {
   column, csvHeader, FileRowError, firstBadRow, formatOf, instantOf, locate, numberOf, openTableFile, problemSql,
   readError, textOf, type Check,
 } from './tableFile.js';
@@ -29,7 +32,6 @@ export interface ImportLongSummary extends ConsumptionCounts {
   last_interval_end: string | null;
 }
 
-const STAGE = 'stage_consumption_file';
 const EXPECTED = "meter_point, interval_start, kwh (and optionally serial)";
 const METER_RE = '[0-9A-Za-z_-]{4,20}';
 const SERIAL_RE = '[0-9A-Za-z_-]{1,40}';
@@ -48,8 +50,8 @@ export async function importConsumptionLong(warehouse: Warehouse, request: Impor
     try {
       const at = now();
       const counts = await warehouse.transaction(async () => {
-        await upsertMeterPointsOf(warehouse, STAGE, request.fuel, request.isExport, at);
-        return mergeConsumption(warehouse, rowsOf(runId), runId, at);
+        await upsertMeterPointsOf(warehouse, CONSUMPTION_STAGE, request.fuel, request.isExport, at);
+        return mergeConsumption(warehouse, stagedConsumptionRows(runId), runId, at);
       });
       await finishRun(warehouse, runId, 'ok', { ...counts }, now());
       const summary: ImportLongSummary = { run_id: runId, ...staged, ...counts };
@@ -60,17 +62,8 @@ export async function importConsumptionLong(warehouse: Warehouse, request: Impor
       throw error;
     }
   } finally {
-    await warehouse.run(`DROP TABLE IF EXISTS temp.${STAGE}`).catch(() => undefined);
+    await dropConsumptionStage(warehouse);
   }
-}
-
-/** The staged rows as consumption rows of the run. */
-function rowsOf(runId: number): string {
-  return `(SELECT meter_point, serial, interval_start, interval_start + INTERVAL 30 MINUTE AS interval_end,
-                  l.local_date, l.settlement_period, kwh, kwh AS raw_value, 'kWh' AS raw_unit, 'file' AS source,
-                  CAST(NULL AS DOUBLE) AS supplier_cost_inc_vat, CAST(NULL AS DOUBLE) AS supplier_standing_charge_inc_vat,
-                  CAST(${Math.trunc(runId)} AS BIGINT) AS run_id
-           FROM (SELECT *, london_local(interval_start) AS l FROM temp.${STAGE}))`;
 }
 
 /** Reads the file into the staging table and checks it; throws the first bad row's error. */
@@ -94,39 +87,26 @@ async function stage(warehouse: Warehouse, request: ImportLongRequest): Promise<
     { column: kwh.name, when: 'v < 0', detail: "'''' || v_raw || ''' is negative'" },
   ];
   try {
-    await warehouse.run('SET preserve_insertion_order = true'); // rowid is the row's place in the file
-    await warehouse.run(`CREATE OR REPLACE TEMP TABLE ${STAGE} AS
-      SELECT mp AS meter_point, coalesce(sn, '') AS serial, ts AS interval_start, v AS kwh, ${problemSql(checks)} AS problem
-      FROM (SELECT ${textOf(mp)} AS mp, ${serial ? textOf(serial) : 'CAST(NULL AS VARCHAR)'} AS sn,
-                   ${textOf(start)} AS ts_raw, ${instant.value} AS ts, ${textOf(kwh)} AS v_raw, ${number.value} AS v
-            FROM ${file.relation})`);
+    await stageConsumptionFile(warehouse, {
+      relation: file.relation, mp: textOf(mp), serial: serial ? textOf(serial) : 'CAST(NULL AS VARCHAR)',
+      startRaw: textOf(start), start: instant.value, kwhRaw: textOf(kwh), kwh: number.value, problem: problemSql(checks),
+    });
   } catch (error) {
     throw readError(request.source, error);
   }
-  const bad = await firstBadRow(warehouse, file, STAGE);
-  const duplicate = await warehouse.one(`
-    WITH twice AS (
-        SELECT meter_point, serial, interval_start FROM ${STAGE} WHERE problem IS NULL GROUP BY ALL HAVING count(*) > 1
-    ), rows AS (
-        SELECT s.rowid AS r, min(s.rowid) OVER (PARTITION BY s.meter_point, s.serial, s.interval_start) AS first,
-               s.meter_point, s.serial, s.interval_start
-        FROM ${STAGE} AS s SEMI JOIN twice USING (meter_point, serial, interval_start)
-    )
-    SELECT r, first, meter_point, serial, strftime(interval_start AT TIME ZONE 'UTC', '%Y-%m-%dT%H:%M:%SZ') AS at
-    FROM rows WHERE r > first ORDER BY r LIMIT 1`);
-  if (duplicate && (!bad || Number(duplicate.r) < bad.index)) {
-    const who = `meter ${String(duplicate.meter_point)}${duplicate.serial ? `:${String(duplicate.serial)}` : ''}`;
-    throw new FileRowError(request.source, await locate(file, Number(duplicate.r)), start.name,
-      `the half-hour ${String(duplicate.at)} of ${who} is already on ${await locate(file, Number(duplicate.first))}`);
+  const bad = await firstBadRow(warehouse, file, CONSUMPTION_STAGE);
+  const duplicate = await firstRepeatedHalfHour(warehouse);
+  if (duplicate && (!bad || duplicate.row < bad.index)) {
+    const who = `meter ${duplicate.meter_point}${duplicate.serial ? `:${duplicate.serial}` : ''}`;
+    throw new FileRowError(request.source, await locate(file, duplicate.row), start.name,
+      `the half-hour ${duplicate.at} of ${who} is already on ${await locate(file, duplicate.first)}`);
   }
   if (bad) throw await bad.error();
-  const totals = (await warehouse.one(`
-    SELECT count(*) AS rows, count(DISTINCT meter_point) AS meters, min(interval_start) AS first, max(interval_start) AS last
-    FROM ${STAGE}`))!;
+  const totals = await stagedConsumptionTotals(warehouse);
   const iso = (value: unknown, plusMs = 0) => (value == null ? null : new Date(new Date(value as string | Date).getTime() + plusMs).toISOString());
   return {
     layout: file.format === 'csv' ? 'long-csv' : 'long-parquet',
-    meters: Number(totals.meters), rows: Number(totals.rows),
+    meters: totals.meters, rows: totals.rows,
     first_interval_start: iso(totals.first), last_interval_end: iso(totals.last, 1_800_000),
   };
 }

@@ -13,6 +13,7 @@ import { describeOrder } from '../time/index.js';
 import { finishRun, startRun, type RunStatus } from '../store/ingestRuns.js';
 import { STORAGE_CODES, StorageError } from '../store/StorageError.js';
 import type { Warehouse } from '../store/Warehouse.js';
+import { forgetTariffWithoutRates } from '../store/writeCatalog.js';
 import { WriteSession } from '../store/WriteSession.js';
 import type { EmptyRates } from './emptyRates.js';
 import type { Progress } from './ingestRates.js';
@@ -261,7 +262,6 @@ async function forgetUnknownTariffs(warehouse: Warehouse, failures: TariffOutcom
     if (f.errorStatus !== 404 || f.errorKind !== 'standard') continue;
     f.error = `unknown tariff ${f.tariffCode}: the API has no standard unit rates for it (404); check the code `
       + `(\`tariffs regions --list --product PRODUCT\` lists a product's tariff codes)`;
-    await warehouse.run(`DELETE FROM tariffs WHERE tariff_code = $code
-      AND NOT EXISTS (SELECT 1 FROM unit_rates WHERE tariff_code = $code)`, { code: f.tariffCode });
+    await forgetTariffWithoutRates(warehouse, f.tariffCode);
   }
 }

@@ -9,6 +9,7 @@ import type { AccountMeters, ConsumptionRecord } from '../api/consumptionSchemas
 import { ApiError, ApiValidationError, HttpStatusError, RetriesExhaustedError, refusedByApi } from '../api/errors.js';
 import type { OctopusClient } from '../api/OctopusClient.js';
 import type { Warehouse } from '../store/Warehouse.js';
+import { moveConsumptionCursor, readConsumptionCursor } from '../store/consumptionCursors.js';
 import {
   replaceAgreements, upsertMeterPoint, writeConsumption, type ConsumptionReading,
 } from '../store/writeConsumption.js';
@@ -121,9 +122,7 @@ async function storeMeters(warehouse: Warehouse, account: AccountMeters, now: Da
 async function ingestMeter(options: IngestConsumptionOptions, meter: MeterTarget, totals: IngestConsumptionResult): Promise<ConsumptionMeterResult> {
   const { warehouse, client } = options;
   const base = { meterPoint: meter.meterPoint, serial: meter.serial, inserted: 0, updated: 0, unchanged: 0, skipped: 0 };
-  const cursor = await warehouse.one(
-    'SELECT fetched_from, fetched_until FROM consumption_cursors WHERE meter_point = $mp AND serial = $serial',
-    { mp: meter.meterPoint, serial: meter.serial });
+  const cursor = await readConsumptionCursor(warehouse, meter.meterPoint, meter.serial);
   const now = options.now();
   const from = options.from ?? (cursor
     ? new Date(Date.parse(String(cursor.fetched_until)) - options.lookbackMs)
@@ -164,14 +163,7 @@ async function ingestMeter(options: IngestConsumptionOptions, meter: MeterTarget
     const written = await writeConsumption(warehouse, {
       meterPoint: meter.meterPoint, serial: meter.serial, source: 'api', runId: options.runId, readings, now,
     });
-    await warehouse.run(`
-      INSERT INTO consumption_cursors VALUES ($mp, $serial, CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ),
-        (SELECT max(interval_start) FROM consumption WHERE meter_point = $mp AND serial = $serial), $run, CAST($now AS TIMESTAMPTZ))
-      ON CONFLICT (meter_point, serial) DO UPDATE SET
-        fetched_from = least(consumption_cursors.fetched_from, excluded.fetched_from),
-        fetched_until = greatest(consumption_cursors.fetched_until, excluded.fetched_until),
-        latest_interval_start = excluded.latest_interval_start, run_id = excluded.run_id, updated_at = excluded.updated_at`,
-    { mp: meter.meterPoint, serial: meter.serial, from: from.toISOString(), to: to.toISOString(), run: options.runId, now: now.toISOString() });
+    await moveConsumptionCursor(warehouse, { meterPoint: meter.meterPoint, serial: meter.serial, from, to, runId: options.runId, now });
     return written;
   });
   return { ...base, ...counts, skipped, ok: true };

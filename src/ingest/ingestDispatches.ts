@@ -10,6 +10,7 @@ import type { Logger } from 'pino';
 import type { DispatchClient, SmartDevice } from '../api/DispatchClient.js';
 import { ApiError, GraphqlError } from '../api/errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
+import { iogAccountsOf } from '../store/readMeters.js';
 import { recordDispatchFetch, upsertDevices, writeDispatches, type FetchKind } from '../store/writeDispatches.js';
 
 export interface IngestDispatchesOptions {
@@ -108,13 +109,5 @@ export async function ingestDispatches(options: IngestDispatchesOptions): Promis
  *  a night band (four-rate EV, tariffs.night_start_minutes) or an INTELLI product code. */
 export async function iogAccounts(warehouse: Warehouse, accounts: readonly string[]): Promise<string[]> {
   if (accounts.length === 0) return [];
-  const rows = await warehouse.all<{ account_number: string }>(`
-    SELECT DISTINCT coalesce(a.account_number, m.account_number) AS account_number
-    FROM agreements AS a
-    LEFT JOIN meter_points AS m ON m.meter_point = a.meter_point
-    LEFT JOIN tariffs AS t ON t.tariff_code = a.tariff_code
-    WHERE list_contains(CAST($accounts AS VARCHAR[]), coalesce(a.account_number, m.account_number))
-      AND (t.night_start_minutes IS NOT NULL OR a.tariff_code ILIKE '%-INTELLI-%')
-    ORDER BY 1`, { accounts: JSON.stringify(accounts) });
-  return rows.map((r) => r.account_number);
+  return iogAccountsOf(warehouse, accounts);
 }

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import { CAMPAIGNS, type FlexEvent, type FlexibilityClient } from '../api/FlexibilityClient.js';
 import { ApiError, GraphqlError } from '../api/errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
+import { importMetersOf } from '../store/readMeters.js';
 import { writeFlexibilityEvents } from '../store/writeFlexibilityEvents.js';
 
 export interface IngestFlexibilityOptions {
@@ -95,13 +96,5 @@ export function inRegion(regions: readonly string[], meterRegions: readonly (str
 
 /** The account's electricity import meter points and the GSP region letter of their latest agreement. */
 async function importMeters(warehouse: Warehouse, accountNumber: string): Promise<{ mpan: string; region: string | null }[]> {
-  const rows = await warehouse.all<{ mpan: string; region: string | null }>(`
-    SELECT m.meter_point AS mpan,
-           nullif(regexp_extract(arg_max(a.tariff_code, a.valid_from), '-([A-P])$', 1), '') AS region
-    FROM meter_points AS m
-    LEFT JOIN agreements AS a ON a.meter_point = m.meter_point
-    WHERE m.account_number = $account AND m.fuel = 'electricity' AND NOT m.is_export
-    GROUP BY m.meter_point
-    ORDER BY m.meter_point`, { account: accountNumber });
-  return rows;
+  return importMetersOf(warehouse, accountNumber);
 }

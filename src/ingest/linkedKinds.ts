@@ -7,6 +7,7 @@ import { ApiError } from '../api/errors.js';
 import type { OctopusClient } from '../api/OctopusClient.js';
 import type { ProductDetail } from '../api/schemas.js';
 import type { Warehouse } from '../store/Warehouse.js';
+import { storedRateKinds } from '../store/readCatalog.js';
 import type { RateKind } from '../store/writeRates.js';
 import { publishedNightBand } from './publishedNightBand.js';
 import type { IngestTarget } from './resolveTargets.js';
@@ -53,11 +54,7 @@ export async function applyLinkedKinds(
 ): Promise<void> {
   const byCode = targets.filter((t) => t.source !== 'product');
   if (byCode.length === 0) return;
-  const stored = new Map<string, string[]>();
-  const rows = await warehouse.all(`SELECT tariff_code, rate_kinds FROM tariffs
-    WHERE tariff_code IN (SELECT unnest(from_json($codes, '["VARCHAR"]'))) AND len(rate_kinds) > 0`,
-  { codes: JSON.stringify(byCode.map((t) => t.tariffCode)) });
-  for (const row of rows) stored.set(row.tariff_code as string, (row.rate_kinds as string[]).map(String));
+  const stored = await storedRateKinds(warehouse, byCode.map((t) => t.tariffCode));
   const details = new Map<string, ProductDetail | undefined>();
   for (const target of byCode) {
     let rels = stored.get(target.tariffCode);

@@ -7,7 +7,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '../api/errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import type { RateKind } from '../store/writeRates.js';
-import { valuesList } from '../store/valuesList.js';
+import { missingSince, writeOptionalOutcomes, type OptionalOutcome } from '../store/optionalResources.js';
 
 export type OptionalResource = 'standing_charges' | 'product_detail';
 
@@ -42,9 +42,8 @@ export function warnMissing(logger: Logger, missing: MissingResource, error: unk
 
 /** (tariff, resource) pairs found missing less than maxAgeMs ago: not asked for again yet. */
 export async function recentlyMissing(warehouse: Warehouse, now: Date, maxAgeMs: number): Promise<Set<string>> {
-  const rows = await warehouse.all(`SELECT tariff_code, resource FROM optional_resources
-    WHERE state = 'missing' AND checked_at > CAST($since AS TIMESTAMPTZ)`, { since: new Date(now.getTime() - maxAgeMs).toISOString() });
-  return new Set(rows.map((r) => resourceKey(r.tariff_code as string, r.resource as OptionalResource)));
+  const rows = await missingSince(warehouse, new Date(now.getTime() - maxAgeMs));
+  return new Set(rows.map((r) => resourceKey(r.tariff_code, r.resource as OptionalResource)));
 }
 
 export function resourceKey(tariff: string, resource: OptionalResource): string {
@@ -58,9 +57,8 @@ export async function recordOptionalOutcomes(
 ): Promise<void> {
   if (present.length === 0 && missing.length === 0) return;
   // one statement for all; a resource named twice keeps its last outcome, as writing them in turn would
-  const rows = new Map<string, (string | number | null)[]>();
+  const rows = new Map<string, OptionalOutcome>();
   for (const p of present) rows.set(resourceKey(p.tariff, p.resource), [p.tariff, p.resource, 'present', null, null, null]);
   for (const m of missing) rows.set(resourceKey(m.tariff, m.resource), [m.tariff, m.resource, 'missing', m.status ?? null, m.code ?? null, m.url ?? null]);
-  const values = valuesList([...rows.values()], ['?', '?', '?', 'CAST(? AS INTEGER)', '?', '?', 'CAST($now AS TIMESTAMPTZ)', '$run']);
-  await warehouse.run(`INSERT OR REPLACE INTO optional_resources VALUES ${values.sql}`, { ...values.params, now: now.toISOString(), run: runId });
+  await writeOptionalOutcomes(warehouse, runId, now, [...rows.values()]);
 }

@@ -3,7 +3,9 @@
 import type { OctopusClient } from '../api/OctopusClient.js';
 import type { Product } from '../api/schemas.js';
 import type { Warehouse } from '../store/Warehouse.js';
+import { lastListedProducts } from '../store/readCatalog.js';
 import { upsertProducts } from '../store/writeCatalog.js';
+import { writeProductChanges } from '../store/writeProductChanges.js';
 
 export async function refreshProducts(
   client: OctopusClient, warehouse: Warehouse, now: Date, signal?: AbortSignal,
@@ -22,8 +24,7 @@ export async function refreshProducts(
 
 /** The list as the previous refresh saw it (the products it stamped last_seen_at), against this one. */
 async function recordChanges(warehouse: Warehouse, listed: string[], now: Date): Promise<{ added: number; withdrawn: number }> {
-  const previous = new Set((await warehouse.all(`SELECT code FROM products
-      WHERE last_seen_at = (SELECT max(last_seen_at) FROM products)`)).map((r) => String(r.code)));
+  const previous = await lastListedProducts(warehouse);
   if (previous.size === 0) return { added: 0, withdrawn: 0 }; // the first refresh: a baseline, not news
   const current = new Set(listed);
   const rows = [
@@ -31,9 +32,7 @@ async function recordChanges(warehouse: Warehouse, listed: string[], now: Date):
     ...[...previous].filter((c) => !current.has(c)).map((code) => ({ code, change: 'withdrawn' })),
   ];
   if (rows.length > 0) {
-    await warehouse.run(`INSERT OR IGNORE INTO product_changes
-        SELECT r.code, r.change, CAST($seen AS TIMESTAMPTZ) FROM (SELECT unnest(from_json($rows, '[{"code":"VARCHAR","change":"VARCHAR"}]'), recursive := true)) AS r`,
-    { rows: JSON.stringify(rows), seen: now.toISOString() });
+    await writeProductChanges(warehouse, rows, now);
   }
   return { added: rows.filter((r) => r.change === 'added').length, withdrawn: rows.filter((r) => r.change === 'withdrawn').length };
 }

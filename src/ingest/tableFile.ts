@@ -3,6 +3,7 @@
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { TariffsError, UsageError } from '../errors.js';
+import { describeRelation, firstProblemRow } from '../store/stagedFile.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { splitCsvLine } from './readConsumptionCsv.js';
 
@@ -86,7 +87,7 @@ export async function openTableFile(warehouse: Warehouse, path: string, source: 
     };
   }
   const relation = `read_parquet(${sqlString(path)})`;
-  const described = await warehouse.all<{ column_name: string; column_type: string }>(`DESCRIBE SELECT * FROM ${relation}`)
+  const described = await describeRelation(warehouse, relation)
     .catch((error: unknown) => { throw new FileRowError(source, 'file', undefined, `not a readable Parquet file (${firstLine(error)})`); });
   return {
     path, source, format, relation,
@@ -154,10 +155,10 @@ export function problemSql(checks: readonly Check[]): string {
 
 /** The first staged row (in file order) whose `problem` is not NULL, as an error; undefined if none. */
 export async function firstBadRow(warehouse: Warehouse, file: TableFile, stage: string): Promise<{ index: number; error: () => Promise<FileRowError> } | undefined> {
-  const row = await warehouse.one(`SELECT rowid AS r, problem FROM ${stage} WHERE problem IS NOT NULL ORDER BY rowid LIMIT 1`);
+  const row = await firstProblemRow(warehouse, stage);
   if (!row) return undefined;
-  const [name, detail] = String(row.problem).split('\u001f') as [string, string];
-  const index = Number(row.r);
+  const [name, detail] = row.problem.split('\u001f') as [string, string];
+  const index = row.row;
   return { index, error: async () => new FileRowError(file.source, await locate(file, index), name, detail) };
 }
 

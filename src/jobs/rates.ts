@@ -6,7 +6,7 @@
 // dispatches, and between runs the `dispatches` tick (every 5 minutes at :03, :08 … :58, never on
 // :00 or :30 as the platform asks, and only for a config with accounts) refreshes the planned ones
 // while a configured account has an Intelligent Octopus Go agreement.
-import { TariffsError } from '../errors.js';
+import { ERROR_CODES, TariffsError } from '../errors.js';
 import { runIngest } from '../ingest/ingest.js';
 import { dayAheadNeedsFetch, dayAheadStatus, type TariffDayAhead } from '../schedule/dayAheadStatus.js';
 import type { JobContext, JobDefinition, JobResult, JobSchedule } from '../schedule/Job.js';
@@ -33,7 +33,7 @@ export async function decideDispatches(ctx: JobContext): Promise<{ fetch: boolea
   } catch (error) {
     // no file yet, or an older one: the 30-minute run stores the agreements first
     if (error instanceof SchemaError) return { fetch: false, accounts: [], reason: 'schema needs migrating' };
-    if (error instanceof TariffsError && error.code === 'NO_DATABASE') return { fetch: false, accounts: [], reason: 'no database yet' };
+    if (error instanceof TariffsError && error.code === ERROR_CODES.NO_DATABASE) return { fetch: false, accounts: [], reason: 'no database yet' };
     throw error;
   }
   try {
@@ -60,7 +60,7 @@ export async function decideDayAhead(ctx: JobContext): Promise<DayAheadDecision>
   } catch (error) {
     // No file yet, or one an older version wrote: the ingest creates or migrates it.
     if (error instanceof SchemaError) return { fetch: true, reason: 'schema needs migrating', tariffs: [] };
-    if (error instanceof TariffsError && error.code === 'NO_DATABASE') return { fetch: true, reason: 'no database yet', tariffs: [] };
+    if (error instanceof TariffsError && error.code === ERROR_CODES.NO_DATABASE) return { fetch: true, reason: 'no database yet', tariffs: [] };
     throw error;
   }
   try {

@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { TariffsError, UsageError } from '../errors.js';
 import { silentLogger } from '../log/createLogger.js';
+import { exportRowsSql } from '../analytics/exportRows.js';
+import type { PaymentMethod } from '../tariffTerms.js';
 import { Warehouse } from '../store/Warehouse.js';
 import { writableDirectoryProblem } from '../store/writableDirectory.js';
 import { copyToFile, type TableFormat } from './copyToFile.js';
@@ -32,7 +34,7 @@ export interface ExportReportsOptions {
   /** Wait this long for a process writing the database (default 30 s), then DatabaseBusyError. */
   busyTimeoutMs?: number;
   /** Standing charges (and unit rates quoted both ways) of the cost reports; default DIRECT_DEBIT. */
-  paymentMethod?: 'DIRECT_DEBIT' | 'NON_DIRECT_DEBIT';
+  paymentMethod?: PaymentMethod;
   /** Told each report and each section of the HTML page as it is written (a progress bar). */
   progress?: ExportProgress;
   /** The file already open (the demo's, shared with its summary): read, not closed, here. */
@@ -145,44 +147,12 @@ async function writeReport(
   const written: ExportedFile[] = [];
   for (const format of formats) {
     const path = join(outDir, `${report.name}.${format}`);
-    const rows = await copyToFile(warehouse, selectRows('export_rows', format, columns), {}, path, format);
+    const rows = await copyToFile(warehouse, exportRowsSql('export_rows', format, columns), {}, path, format);
     written.push({ path, rows, format });
   }
   await warehouse.run('DROP TABLE export_rows');
   logger.info({ report: report.name, formats, rows: written.at(-1)!.rows, ms: Math.round(performance.now() - started) }, 'export: report written');
   return written;
-}
-
-interface Column {
-  name: string;
-  type: string;
-}
-
-/**
- * The rows of `table` as `format` gets them (README, Exports: "Conventions"). Each TIMESTAMPTZ
- * column (an `_utc` instant) is followed by its Europe/London wall time, `_utc` → `_wall`, and the
- * wall time's offset from UTC in minutes, `_utc` → `_utc_offset_minutes` (london_wall,
- * london_offset_minutes). Parquet keeps instants as timestamps adjusted to UTC, wall times as naive
- * timestamps and prices as DOUBLE (a DECIMAL arrives in pandas as Python Decimal objects); CSV
- * spells instants ISO 8601 in UTC (`2024-10-27T00:30:00Z`), the same whatever the session's
- * TimeZone (DuckDB's own text would follow it), and wall times `2024-10-27 01:30`.
- */
-function selectRows(table: string, format: TableFormat, columns: readonly Column[]): string {
-  const list = columns.flatMap(({ name, type }) => {
-    const c = `"${name}"`;
-    if (type === 'TIMESTAMP WITH TIME ZONE') {
-      const base = name.replace(/_utc$/, '');
-      const wall = format === 'csv' ? `strftime(london_wall(${c}), '%Y-%m-%d %H:%M')` : `london_wall(${c})`;
-      return [
-        format === 'csv' ? `strftime(timezone('UTC', ${c}), '%Y-%m-%dT%H:%M:%SZ') AS ${c}` : c,
-        `${wall} AS "${base}_wall"`,
-        `CAST(london_offset_minutes(${c}) AS INTEGER) AS "${base}_utc_offset_minutes"`,
-      ];
-    }
-    if (format === 'parquet' && type.startsWith('DECIMAL')) return [`CAST(${c} AS DOUBLE) AS ${c}`];
-    return [c];
-  });
-  return `SELECT ${list.join(', ')} FROM ${table}`;
 }
 
 function checkFormats(formats: readonly string[]): ExportFormat[] {

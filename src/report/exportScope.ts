@@ -4,7 +4,7 @@ import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { NoDataError, UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { localDaysIn } from '../analytics/index.js';
-import { inTariffs } from '../analytics/scopeSql.js';
+import { halfHourlyTariffsIn, tariffsWithSlotsIn } from '../analytics/pricedTariffs.js';
 import { describeOrder, describeWindow } from '../time/index.js';
 
 /** Bounds used when --from/--to are not given: wider than any price the warehouse can hold. */
@@ -29,20 +29,13 @@ export async function resolveScope(
   if (from >= to) {
     throw new UsageError(`--from must be before --to (the window is half-open: [from, to)), ${describeOrder(from, to)}`);
   }
-  const window = { range_from: from.toISOString(), range_to: to.toISOString() };
   const shown = request.from || request.to
     ? ` in ${describeWindow(request.from, request.to)}`
     : '';
   let tariffs: string[];
   if (request.tariffs && request.tariffs.length > 0) {
     tariffs = [...new Set(request.tariffs)].sort();
-    const rows = await warehouse.all(
-      `SELECT DISTINCT tariff_code FROM rate_slots
-       WHERE ${inTariffs('tariff_code')}
-         AND slot_start >= CAST($range_from AS TIMESTAMPTZ) AND slot_start < CAST($range_to AS TIMESTAMPTZ)`,
-      { tariffs: listValue(tariffs), ...window },
-    );
-    const found = new Set(rows.map((r) => r.tariff_code as string));
+    const found = await tariffsWithSlotsIn(warehouse, tariffs, from, to);
     const missing = tariffs.filter((t) => !found.has(t));
     if (missing.length > 0) {
       throw new NoDataError(`no prices for ${missing.join(', ')}${shown} in ${warehouse.file}`);
@@ -56,14 +49,7 @@ export async function resolveScope(
 
 /** Tariffs with half-hourly prices (rates exactly one half-hour long, as rate_slots has it) in [from, to). */
 export async function halfHourlyTariffs(warehouse: Warehouse, from = EARLIEST, to = LATEST): Promise<string[]> {
-  const rows = await warehouse.all(
-    `SELECT DISTINCT tariff_code FROM unit_rates
-     WHERE valid_to = valid_from + INTERVAL 30 MINUTE
-       AND valid_from >= CAST($range_from AS TIMESTAMPTZ) AND valid_from < CAST($range_to AS TIMESTAMPTZ)
-     ORDER BY tariff_code`,
-    { range_from: from.toISOString(), range_to: to.toISOString() },
-  );
-  return rows.map((r) => r.tariff_code as string);
+  return halfHourlyTariffsIn(warehouse, from, to);
 }
 
 /** The named parameters of the report queries (each query binds the ones it uses). */

@@ -5,10 +5,10 @@ import { TariffsError } from '../errors.js';
 import { RateSeries, isoUtc, type RateInput } from './RateSeries.js';
 
 export type Json = Record<string, unknown>;
-export type RateKind = 'standard-unit-rates' | 'standing-charges' | 'day-unit-rates' | 'night-unit-rates';
+export type RatePath = 'standard-unit-rates' | 'standing-charges' | 'day-unit-rates' | 'night-unit-rates';
 export type TariffFuel = 'electricity' | 'gas';
 
-export const RATE_KINDS: readonly RateKind[] = [
+export const RATE_KINDS: readonly RatePath[] = [
   'standard-unit-rates', 'standing-charges', 'day-unit-rates', 'night-unit-rates',
 ];
 
@@ -20,7 +20,7 @@ export interface TariffEntry {
   tariffCode: string;
   fuel: TariffFuel;
   registers: '1R' | '2R';
-  series: Map<RateKind, RateSeries>;
+  series: Map<RatePath, RateSeries>;
 }
 
 export interface ProductEntry {
@@ -36,7 +36,7 @@ export interface ProductEntry {
 export interface TariffSummary {
   productCode: string;
   tariffCode: string;
-  kind: RateKind;
+  kind: RatePath;
   rows: number;
   firstValidFrom: string | null;
   lastValidFrom: string | null;
@@ -70,7 +70,7 @@ export function parseTariffCode(code: string): { fuel: TariffFuel; registers: '1
 }
 
 /** The rate kinds a tariff answers: single register standard rates, dual register day/night. */
-export function kindsFor(tariff: TariffEntry): RateKind[] {
+export function kindsFor(tariff: TariffEntry): RatePath[] {
   return tariff.registers === '2R'
     ? ['day-unit-rates', 'night-unit-rates', 'standing-charges']
     : ['standard-unit-rates', 'standing-charges'];
@@ -135,7 +135,7 @@ export class SandboxCatalog {
     return entry;
   }
 
-  setRates(tariffCode: string, kind: RateKind, series: RateSeries): void {
+  setRates(tariffCode: string, kind: RatePath, series: RateSeries): void {
     const tariff = this.tariffs.get(tariffCode);
     if (!tariff) throw new TariffsError('SANDBOX_DATA', `unknown sandbox tariff ${tariffCode}`);
     if (!kindsFor(tariff).includes(kind)) {
@@ -178,7 +178,7 @@ export class SandboxCatalog {
       tariff = { productCode, tariffCode: input.tariffCode, fuel: parsed.fuel, registers: group.registers, series: new Map() };
       this.tariffs.set(input.tariffCode, tariff);
     }
-    const given: [RateKind, readonly RateInput[] | undefined][] = [
+    const given: [RatePath, readonly RateInput[] | undefined][] = [
       ['standard-unit-rates', input.rates],
       ['standing-charges', input.standingCharges],
       ['day-unit-rates', input.dayRates],
@@ -237,7 +237,7 @@ export function productListing(code: string, fields: Json = {}): Json {
 /** One payment-method entry of a detail: the tariff code and links to its rate endpoints. */
 export function tariffDetailEntry(productCode: string, tariffCode: string, fuel: TariffFuel, registers: '1R' | '2R'): Json {
   const base = `${REAL_BASE_URL}products/${productCode}/${fuel}-tariffs/${tariffCode}/`;
-  const link = (kind: RateKind) => ({ href: `${base}${kind}/`, method: 'GET', rel: kind.replaceAll('-', '_') });
+  const link = (kind: RatePath) => ({ href: `${base}${kind}/`, method: 'GET', rel: kind.replaceAll('-', '_') });
   const links = registers === '2R'
     ? [link('standing-charges'), link('day-unit-rates'), link('night-unit-rates')]
     : [link('standing-charges'), link('standard-unit-rates')];

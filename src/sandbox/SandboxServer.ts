@@ -15,7 +15,7 @@ import {
 } from './queryParams.js';
 import { isoUtc, type RateSeries } from './RateSeries.js';
 import {
-  RATE_KINDS, kindsFor, type AddTariffInput, type Json, type RateKind, type SandboxCatalog,
+  RATE_KINDS, kindsFor, type AddTariffInput, type Json, type RatePath, type SandboxCatalog,
   type TariffSummary,
 } from './SandboxCatalog.js';
 import { consumptionReply } from './consumptionReply.js';
@@ -343,7 +343,7 @@ export class SandboxServer implements Sandbox {
   private rates(url: URL, origin: string, productCode: string, fuel: 'electricity' | 'gas', tariffCode: string, kindText: string): Reply {
     if (!this.catalog.products.has(productCode)) return NOT_FOUND;
     const tariff = this.catalog.tariffs.get(tariffCode);
-    const kind = kindText as RateKind;
+    const kind = kindText as RatePath;
     if (!tariff || tariff.productCode !== productCode || tariff.fuel !== fuel) return NOT_FOUND;
     if (!RATE_KINDS.includes(kind) || !kindsFor(tariff).includes(kind)) return NOT_FOUND;
     if (!this.rules.fuels.has(fuel) || (this.rules.rateEndpoints && !this.rules.rateEndpoints.has(kind))) return NOT_FOUND;

@@ -17,7 +17,7 @@ export { SANDBOX_EV_ACCOUNT, SANDBOX_EV_DEVICE, EV_HOUSEHOLD, COMPLETED_DISPATCH
 export { SANDBOX_PROFILES, SPEC_PROFILE_FAULTS, type SandboxProfile } from './profiles.js';
 export type { SandboxFlexEvent } from './sandboxFlexibility.js';
 export { halfHourlyRates } from './halfHourlyRates.js';
-export type { AddTariffInput, RateKind, TariffSummary } from './SandboxCatalog.js';
+export type { AddTariffInput, RatePath, TariffSummary } from './SandboxCatalog.js';
 export type { RateInput, RateRecord } from './RateSeries.js';
 
 export interface SandboxOptions {

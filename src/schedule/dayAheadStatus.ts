@@ -3,6 +3,7 @@
 // fetches while some live half-hourly tariff is short of them, so a missed or extra tick costs
 // at most one query.
 import { localDayBounds, addLocalDays, localDateOf } from '../time/index.js';
+import { dayAheadFacts, slotsOfDay } from '../analytics/dayAheadFacts.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { trackedTariffs, type TrackedSelection, type TrackedTariff } from './trackedTariffs.js';
 
@@ -33,24 +34,8 @@ export async function dayAheadStatus(warehouse: Warehouse, selection: TrackedSel
   const tomorrow = addLocalDays(today, 1);
   const todayStart = localDayBounds(today).start.getTime();
   const tracked = await trackedTariffs(warehouse, selection);
-  // SQL kept here rather than in sql/: it answers the scheduler's question only, with bound values.
-  const rows = await warehouse.all(`
-    WITH latest AS (
-        SELECT tariff_code,
-               max(valid_from) AS latest_from,
-               arg_max(coalesce(valid_to = valid_from + INTERVAL 30 MINUTE, false), valid_from) AS half_hourly
-        FROM unit_rates
-        GROUP BY tariff_code
-    ), tomorrow AS (
-        SELECT tariff_code, count(DISTINCT slot_start) AS stored
-        FROM rate_slots
-        WHERE local_date = CAST($tomorrow AS DATE)
-        GROUP BY tariff_code
-    )
-    SELECT l.tariff_code, l.latest_from, l.half_hourly, coalesce(t.stored, 0) AS stored
-    FROM latest AS l LEFT JOIN tomorrow AS t USING (tariff_code)`, { tomorrow });
-  const day = await warehouse.one('SELECT slots FROM london_days WHERE local_date = CAST($tomorrow AS DATE)', { tomorrow });
-  const expected = (day?.slots as number | undefined) ?? 48;
+  const rows = await dayAheadFacts(warehouse, tomorrow);
+  const expected = (await slotsOfDay(warehouse, tomorrow)) ?? 48;
   const facts = new Map(rows.map((r) => [r.tariff_code as string, r]));
   return tracked.map((t) => {
     const fact = facts.get(t.tariffCode);

@@ -4,6 +4,7 @@
 // for when accounts are configured. With nothing configured, every tariff with stored rates.
 import type { Config } from '../config/loadConfig.js';
 import { fetchedTariffs } from '../store/cursors.js';
+import { storedTariffRegions, tariffsWithRates } from '../store/readCatalog.js';
 import type { Warehouse } from '../store/Warehouse.js';
 
 export type TrackedSource = 'tariff' | 'product' | 'account' | 'stored';
@@ -25,17 +26,16 @@ export async function trackedTariffs(warehouse: Warehouse, selection: TrackedSel
   };
   for (const code of selection.tariffs) add(code, 'tariff');
   if (selection.products.length > 0) {
-    const rows = await warehouse.all('SELECT tariff_code, product_code, region FROM tariffs ORDER BY tariff_code');
+    const rows = await storedTariffRegions(warehouse);
     for (const product of selection.products) {
       for (const row of rows) {
-        if (row.product_code === product.code && product.regions.includes(row.region as string)) add(row.tariff_code as string, 'product');
+        if (row.product_code === product.code && product.regions.includes(row.region as string)) add(row.tariff_code, 'product');
       }
     }
   }
   if (selection.accounts.length > 0) for (const code of [...fetched].sort()) add(code, 'account');
   if (selection.tariffs.length + selection.products.length + selection.accounts.length === 0) {
-    const rows = await warehouse.all('SELECT DISTINCT tariff_code FROM unit_rates ORDER BY tariff_code');
-    for (const row of rows) add(row.tariff_code as string, 'stored');
+    for (const code of await tariffsWithRates(warehouse)) add(code, 'stored');
   }
   return [...out.values()];
 }

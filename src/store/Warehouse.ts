@@ -1,21 +1,27 @@
-// The DuckDB file: opening it (read-write or read-only, with "busy" detected and retried briefly),
-// applying numbered migrations and (re)creating the views and macros of sql/, running queries.
-import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, linkSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { DuckDBConnection, DuckDBInstance, type DuckDBPreparedStatement, type DuckDBResultReader, type DuckDBValue } from '@duckdb/node-api';
+// The DuckDB file: opening it (read-write or read-only; openInstance.ts retries while it is busy, a
+// new file starts as the template's copy), its schema brought up to date (prepareSchema.ts), and
+// the queries, prepared statements and transactions every caller runs on it.
+import { existsSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { DuckDBConnection, DuckDBInstance, DuckDBResultReader } from '@duckdb/node-api';
 import type { Logger } from 'pino';
-import { DatabaseBusyError, TariffsError } from '../errors.js';
+import { DatabaseBusyError, ERROR_CODES, TariffsError } from '../errors.js';
 import { silentLogger } from '../log/createLogger.js';
 import { sqlDir, warehouseTemplatePath } from '../paths.js';
-import { readDefinitions } from './sqlDefinitions.js';
+import { openInstance } from './openInstance.js';
+import { PreparedQuery, referenced, type Params } from './PreparedQuery.js';
+import { prepareSchema } from './prepareSchema.js';
+import { removeStaleSpill } from './removeStaleSpill.js';
 import { rowsToJs, type JsRow } from './rowsToJs.js';
-import { duckdbErrorKind, lockHolder } from './duckdbErrors.js';
+import { seedFromTemplate } from './seedFromTemplate.js';
 import { asStorageError } from './StorageError.js';
-import { storageCompatibilityConfig } from './storageCompatibility.js';
 import { ensureWritableDirectory } from './writableDirectory.js';
 
-export type Params = DuckDBValue[] | Record<string, DuckDBValue>;
+// Their homes are the modules named for them; many callers import them from here.
+export { dependencyOrder } from './createDefinitions.js';
+export { openInstance } from './openInstance.js';
+export { PreparedQuery, type Params } from './PreparedQuery.js';
+export { SchemaError } from './SchemaError.js';
 
 const IN_MEMORY = ':memory:';
 
@@ -36,19 +42,6 @@ export interface OpenOptions {
   keepRowGroups?: boolean;
   /** The name errors give the file (a job's working file is named by the `--db` it publishes). */
   displayName?: string;
-}
-
-export class SchemaError extends TariffsError {
-  override readonly name = 'SchemaError';
-  constructor(message: string) {
-    super('SCHEMA', message);
-  }
-}
-
-interface SqlFile {
-  name: string;
-  version?: number;
-  sql: string;
 }
 
 export class Warehouse {
@@ -72,7 +65,7 @@ export class Warehouse {
     if (file === IN_MEMORY) return Warehouse.openPath(file, IN_MEMORY, { ...options, readOnly: false }, logger, false);
     const path = resolve(file);
     if (readOnly && !existsSync(path)) {
-      throw new TariffsError('NO_DATABASE', `no database at ${file} (run \`tariffs ingest --db ${file}\` first)`);
+      throw new TariffsError(ERROR_CODES.NO_DATABASE, `no database at ${file} (run \`tariffs ingest --db ${file}\` first)`);
     }
     if (!readOnly) ensureWritableDirectory(dirname(path), file);
     const template = readOnly || options.sqlDirectory !== undefined ? false : options.template ?? warehouseTemplatePath();
@@ -99,7 +92,7 @@ export class Warehouse {
     const connection = await Warehouse.connectTo(instance);
     const warehouse = new Warehouse(file, path, instance, connection, readOnly, logger, options.sqlDirectory ?? sqlDir());
     try {
-      await warehouse.prepareSchema(warehouse.sqlDirectory);
+      await prepareSchema(warehouse, warehouse.sqlDirectory, logger);
       if (seeded) await connection.run('UPDATE schema_migrations SET applied_at = now()'); // this file's, not the build's
       // Set after the schema work (building the calendar needs more), for the session's writes.
       if (options.memoryLimit) await connection.run(`SET memory_limit = '${memoryLimitValue(options.memoryLimit)}'`);
@@ -180,208 +173,10 @@ export class Warehouse {
     this.connection.closeSync();
     this.instance.closeSync();
   }
-
-  private async prepareSchema(directory: string): Promise<void> {
-    const migrations = readSqlFiles(join(directory, 'migrations'), true);
-    const definitions = readDefinitions(directory).map(({ name, sql }) => ({ name, sql }));
-    const fingerprint = hashOf(definitions);
-    if (this.readOnly) {
-      const state = await this.schemaState();
-      const latest = migrations.at(-1)?.version ?? 0;
-      if (state.version < latest) {
-        throw new SchemaError(
-          `database ${this.file} was written by an older tariffs; run \`tariffs migrate --db ${this.file}\` once`,
-        );
-      }
-      // Views and macros changed since the file was last written: this session uses the current
-      // definitions as TEMP objects (which shadow the stored ones) instead of refusing to run.
-      if (state.fingerprint !== fingerprint) await createInDependencyOrder(this, definitions.map(asTemporary));
-      return;
-    }
-    // The bookkeeping tables made if missing, then what they hold, in two statements: every ingest
-    // opens the file before its first request.
-    await this.run(`CREATE TABLE IF NOT EXISTS schema_migrations (
-        version INTEGER PRIMARY KEY, name VARCHAR NOT NULL, applied_at TIMESTAMPTZ NOT NULL);
-      CREATE TABLE IF NOT EXISTS schema_state (key VARCHAR PRIMARY KEY, value VARCHAR NOT NULL)`);
-    const found = (await this.one(`SELECT (SELECT coalesce(list(version), []) FROM schema_migrations) AS versions,
-      (SELECT value FROM schema_state WHERE key = 'definitions') AS fingerprint`))!;
-    const applied = new Set((found.versions as number[]).map(Number));
-    const current = found.fingerprint === fingerprint;
-    // The pending migrations and the definitions in one transaction: all of it or none (a new
-    // file is ready in one commit rather than eight, each a WAL sync).
-    const pending = migrations.filter((m) => !applied.has(m.version!));
-    if (pending.length === 0 && current) return;
-    await this.transaction(async () => {
-      for (const migration of pending) {
-        this.logger.info({ migration: migration.name }, 'applying migration');
-        await this.run(migration.sql);
-        await this.run('INSERT INTO schema_migrations VALUES ($1, $2, now())', [migration.version!, migration.name]);
-      }
-      if (!current || pending.length > 0) {
-        await createInDependencyOrder(this, definitions);
-        await this.run(`INSERT OR REPLACE INTO schema_state VALUES ('definitions', $1)`, [fingerprint]);
-      }
-    });
-    await this.checkpoint();
-  }
-
-  private async schemaState(): Promise<{ version: number; fingerprint: string | undefined }> {
-    const tables = await this.all(
-      `SELECT table_name FROM information_schema.tables WHERE table_name IN ('schema_migrations', 'schema_state')`,
-    );
-    if (tables.length < 2) return { version: 0, fingerprint: undefined };
-    const version = (await this.one('SELECT coalesce(max(version), 0) AS v FROM schema_migrations'))!.v as number;
-    const row = await this.one(`SELECT value FROM schema_state WHERE key = 'definitions'`);
-    return { version, fingerprint: row?.value as string | undefined };
-  }
-}
-
-/** A file that does not exist yet (nor its WAL) becomes a copy of the build's template: the schema
- *  work of a new file (the calendar, the views and macros, a commit and a checkpoint) is done
- *  once, at build time; prepareSchema then finds it current, or brings an
- *  older template up to date. The copy is made beside the file and linked into place, which fails
- *  if the file appeared meanwhile: a file is never half-copied nor replaced. Anything amiss (no
- *  template, no hard links here): false, and the file is made the usual way. */
-function seedFromTemplate(path: string, template: string): boolean {
-  if (existsSync(path) || existsSync(`${path}.wal`) || !existsSync(template)) return false;
-  const copy = `${path}.seed-${process.pid}.tmp`;
-  try {
-    copyFileSync(template, copy);
-    linkSync(copy, path);
-    return true;
-  } catch {
-    return false;
-  } finally {
-    rmSync(copy, { force: true });
-  }
-}
-
-function removeStaleSpill(path: string, shown: string, logger: Logger): void {
-  const spill = `${path}.tmp`;
-  try {
-    if (!existsSync(spill) || !statSync(spill).isDirectory()) return;
-    rmSync(spill, { recursive: true, force: true });
-    logger.info({ db: shown, spill: `${shown}.tmp` }, 'removed the spill folder a killed process left behind');
-  } catch (error) {
-    logger.warn({ db: shown, err: (error as Error).message }, `could not remove the stale spill folder ${shown}.tmp`);
-  }
-}
-
-/** A statement of Warehouse.prepare: its rows for each set of parameters. */
-export class PreparedQuery {
-  constructor(private readonly sql: string, private readonly statement: DuckDBPreparedStatement,
-    private readonly guard: <T>(work: Promise<T>) => Promise<T>) {}
-
-  async all<T extends object = JsRow>(params: Params): Promise<T[]> {
-    this.statement.bind(referenced(this.sql, params) ?? []);
-    return rowsToJs(await this.guard(this.statement.runAndReadAll())) as T[];
-  }
-
-  close(): void {
-    this.statement.destroySync();
-  }
-}
-
-/** Named parameters the statement uses: one parameter object can serve several statements. */
-function referenced(sql: string, params: Params | undefined): Params | undefined {
-  if (params === undefined || Array.isArray(params)) return params;
-  const names = new Set(Array.from(sql.matchAll(/\$([A-Za-z_]\w*)/g), (m) => m[1]!));
-  const used: Record<string, DuckDBValue> = {};
-  for (const [key, value] of Object.entries(params)) if (names.has(key)) used[key] = value;
-  return used;
 }
 
 /** A memory size such as '64MB' (a literal: settings cannot be bound parameters). */
 function memoryLimitValue(value: string): string {
-  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(value)) throw new TariffsError('DB_OPEN', `invalid memory limit '${value}'`);
+  if (!/^\d+(\.\d+)?\s*(KB|MB|GB|KiB|MiB|GiB)$/i.test(value)) throw new TariffsError(ERROR_CODES.DB_OPEN, `invalid memory limit '${value}'`);
   return value;
-}
-
-/** A DuckDB instance on `path`, retried every 200 ms while another process holds the file; after
- *  busyTimeoutMs, DatabaseBusyError naming `shown` (with `busyMessage` when given). */
-export async function openInstance(
-  path: string, readOnly: boolean, busyTimeoutMs: number, shown: string, busyMessage?: (holder: string) => string,
-): Promise<DuckDBInstance> {
-  const config: Record<string, string> = storageCompatibilityConfig(); // files older DuckDB releases can read
-  if (readOnly) config.access_mode = 'READ_ONLY';
-  const deadline = Date.now() + busyTimeoutMs;
-  for (;;) {
-    try {
-      return await DuckDBInstance.create(path, config);
-    } catch (error) {
-      if (duckdbErrorKind(error) !== 'busy') {
-        const storage = asStorageError(shown, error);
-        if (storage !== error) throw storage;
-        throw new TariffsError('DB_OPEN', `cannot open database ${shown}: ${(error as Error).message}`, { cause: error });
-      }
-      if (Date.now() >= deadline) {
-        const holder = lockHolder(error);
-        throw new DatabaseBusyError(shown, { cause: error, message: busyMessage?.(holder ? `process ${holder}` : 'another process') });
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  }
-}
-
-function readSqlFiles(directory: string, numbered = false): SqlFile[] {
-  if (!existsSync(directory)) return [];
-  const files = readdirSync(directory).filter((f) => f.endsWith('.sql')).sort();
-  return files.map((f) => {
-    const file: SqlFile = { name: f.replace(/\.sql$/, ''), sql: readFileSync(join(directory, f), 'utf8') };
-    if (numbered) {
-      const m = /^(\d+)_/.exec(f);
-      if (!m) throw new SchemaError(`migration ${f} must be named NNN_name.sql`);
-      file.version = Number(m[1]);
-    }
-    return file;
-  });
-}
-
-/** Files after the files whose names their SQL mentions, comments aside (in their order otherwise). */
-export function dependencyOrder(files: readonly SqlFile[]): SqlFile[] {
-  const code = new Map(files.map((f) => [f, f.sql.replace(/--.*$/gm, '')]));
-  const mentions = new Map(files.map((f) => [f, files.filter((g) => g !== f && new RegExp(`\\b${g.name}\\b`).test(code.get(f)!))]));
-  const done = new Set<SqlFile>();
-  const ordered: SqlFile[] = [];
-  const visit = (file: SqlFile, path: Set<SqlFile>) => {
-    if (done.has(file) || path.has(file)) return; // a cycle: the retries settle it
-    path.add(file);
-    for (const dependency of mentions.get(file)!) visit(dependency, path);
-    path.delete(file);
-    done.add(file);
-    ordered.push(file);
-  };
-  for (const file of files) visit(file, new Set());
-  return ordered;
-}
-
-function asTemporary(file: SqlFile): SqlFile {
-  return { ...file, sql: file.sql.replace(/CREATE\s+OR\s+REPLACE\s+(VIEW|MACRO|FUNCTION)\b/gi, 'CREATE OR REPLACE TEMP $1') };
-}
-
-function hashOf(files: SqlFile[]): string {
-  const hash = createHash('sha256');
-  for (const f of files) hash.update(`${f.name}\n${f.sql}\n`);
-  return hash.digest('hex');
-}
-
-/** Views and macros may refer to each other: each is created after those it names (a failed
- *  CREATE costs as much as one that works), and what still fails is tried again until done. */
-async function createInDependencyOrder(warehouse: Warehouse, files: SqlFile[]): Promise<void> {
-  let pending = dependencyOrder(files);
-  while (pending.length > 0) {
-    const failed: { file: SqlFile; error: unknown }[] = [];
-    for (const file of pending) {
-      try {
-        await warehouse.run(file.sql);
-      } catch (error) {
-        failed.push({ file, error });
-      }
-    }
-    if (failed.length === pending.length) {
-      const first = failed[0]!;
-      throw new SchemaError(`cannot create ${first.file.name}: ${(first.error as Error).message}`);
-    }
-    pending = failed.map((f) => f.file);
-  }
 }

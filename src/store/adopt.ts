@@ -4,7 +4,7 @@ import { constants, copyFileSync, existsSync, mkdirSync, readdirSync, renameSync
 import { basename, join } from 'node:path';
 import type { DuckDBInstance } from '@duckdb/node-api';
 import type { Logger } from 'pino';
-import { DatabaseBusyError } from '../errors.js';
+import { DatabaseBusyError, ERROR_CODES } from '../errors.js';
 import { duckdbErrorKind } from './duckdbErrors.js';
 import type { JobPaths } from './jobPaths.js';
 import { hasPublished, publishedIsCurrent, statOrUndefined, writeRecord } from './publish.js';
@@ -88,7 +88,7 @@ async function adopt(paths: JobPaths, shown: string, busyTimeoutMs: number, logg
 }
 
 function unreadableWorkingFile(error: unknown): boolean {
-  if (error instanceof DatabaseBusyError || (error as { code?: unknown }).code === 'DB_DISK_FULL') return false;
+  if (error instanceof DatabaseBusyError || (error as { code?: unknown }).code === ERROR_CODES.DB_DISK_FULL) return false;
   const kind = duckdbErrorKind(error);
   return kind !== 'refused' && kind !== 'out-of-memory' && kind !== 'disk-full';
 }

@@ -45,3 +45,8 @@ export async function finishRun(
 function jsonOrNull(list: unknown[] | undefined): string | null {
   return list && list.length > 0 ? JSON.stringify(list) : null;
 }
+
+/** How many runs the file records of jobs other than `job`. */
+export async function countRunsOfOtherJobs(warehouse: Warehouse, job: string): Promise<number> {
+  return (await warehouse.one(`SELECT count(*) AS n FROM ingest_runs WHERE job <> $job`, { job }))!.n as number;
+}

@@ -101,3 +101,9 @@ async function upsertRows<T>(
     }
   });
 }
+
+/** Drops a tariff from `tariffs` unless rates of it are stored (a code that once existed stays listed). */
+export async function forgetTariffWithoutRates(warehouse: Warehouse, tariffCode: string): Promise<void> {
+  await warehouse.run(`DELETE FROM tariffs WHERE tariff_code = $code
+      AND NOT EXISTS (SELECT 1 FROM unit_rates WHERE tariff_code = $code)`, { code: tariffCode });
+}

@@ -8,8 +8,9 @@ import type { Warehouse } from './Warehouse.js';
 import { valuesList } from './valuesList.js';
 import { HALF_HOUR_MS } from '../time/index.js';
 
-/** standard/day/night go to unit_rates; standing_charge to standing_charges. */
-export type RateKind = 'standard' | 'day' | 'night' | 'standing_charge';
+import type { RateKind } from '../tariffTerms.js';
+
+export type { RateKind };
 
 /** A rate as the supplier sends it (validated by api/schemas.ts, unitRateSchema). */
 export interface Rate {

@@ -34,11 +34,6 @@ export function civilFromDays(days: number): CivilDate {
   return { year: yoe + era * 400 + (month <= 2 ? 1 : 0), month, day };
 }
 
-/** Day of the week of a day number, 0 = Sunday (1970-01-01 was a Thursday). */
-export function weekdayOfDays(days: number): number {
-  return (((days + 4) % 7) + 7) % 7;
-}
-
 export function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
   return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31;

@@ -1,8 +1,10 @@
 // `tariffs cheapest`: the cheapest (or highest) run of contiguous half-hours of a tariff, overall,
 // per local day or per nightly band; with --check, whether now lies in today's window.
 import type { Command } from 'commander';
-import { checkWindow, cheapestWindows, parseDuration, parseOffset } from '../../analytics/index.js';
+import { checkWindow, cheapestWindows } from '../../analytics/index.js';
 import { cheapestWindowsStatement } from '../../analytics/cheapestWindows.js';
+import { parseDuration } from '../parseDuration.js';
+import { parseOffset } from '../parseOffset.js';
 import { EXIT } from '../../errors.js';
 import { parseLocalTimeBand, type LocalTimeBand } from '../../time/index.js';
 import { withDb, withFormat } from '../common.js';

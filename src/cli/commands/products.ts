@@ -1,6 +1,7 @@
 // `tariffs products`: the products stored in the warehouse; with --changes, what each products
 // refresh saw appear in the supplier's list or leave it (product_changes).
 import type { Command } from 'commander';
+import { productChangesSql, STORED_PRODUCTS_SQL } from '../../analytics/storedProducts.js';
 import { parseUserDateTime } from '../../time/index.js';
 import { withDb, withFormat, type CommonFlags } from '../common.js';
 import { parsed, rule } from '../flagRules.js';
@@ -26,17 +27,8 @@ baseline and records none. A withdrawn product's URLs may still answer with hist
 tariffs status --check names the tracked tariffs of such products.`);
   command.action(action(async (flags: ProductsFlags) => {
     if (flags.changes) {
-      // an instant from parseUserDateTime: its ISO form is a safe literal
-      const since = flags.since ? `WHERE c.seen_at >= TIMESTAMPTZ '${flags.since.toISOString()}'` : '';
-      return printQuery(flags, `
-        SELECT c.product_code, c.change, c.seen_at, p.display_name
-        FROM product_changes AS c LEFT JOIN products AS p ON p.code = c.product_code
-        ${since}
-        ORDER BY c.seen_at, c.change, c.product_code`, { answer: ['product_code', 'change'], key: ['seen_at', 'display_name'] });
+      return printQuery(flags, productChangesSql(flags.since), { answer: ['product_code', 'change'], key: ['seen_at', 'display_name'] });
     }
-    return printQuery(flags, `
-      SELECT code, display_name, brand, direction, is_variable, is_green, is_tracker, is_prepay, is_business,
-             available_from, available_to, last_seen_at
-      FROM products ORDER BY code`, { answer: ['code'], key: ['display_name', 'available_from', 'available_to', 'direction'] });
+    return printQuery(flags, STORED_PRODUCTS_SQL, { answer: ['code'], key: ['display_name', 'available_from', 'available_to', 'direction'] });
   }));
 }

@@ -1,8 +1,9 @@
 // `tariffs slots`: the N cheapest (or highest) half-hours of a tariff in a range, adjacent or not;
 // with --check, whether now lies in a block of today's.
 import type { Command } from 'commander';
-import { checkSlots, cheapestSlots, parseOffset } from '../../analytics/index.js';
+import { checkSlots, cheapestSlots } from '../../analytics/index.js';
 import { cheapestSlotsStatement } from '../../analytics/cheapestSlots.js';
+import { parseOffset } from '../parseOffset.js';
 import { EXIT } from '../../errors.js';
 import { withDb, withFormat } from '../common.js';
 import { parsed, positiveCount, rule } from '../flagRules.js';
