@@ -117,6 +117,37 @@ describe('tariffs status: jobs', () => {
   }, SLOW);
 });
 
+describe('tariffs status --check: products that left the list', () => {
+  const db = tmp.file('products.duckdb');
+  const BACK = 'E-1R-BACK-26-01-01-A'; // withdrawn, then listed again
+  const GONE = 'E-1R-GONE-26-01-01-A'; // withdrawn
+
+  beforeAll(async () => {
+    const w = await Warehouse.open(db);
+    try {
+      await w.run(`INSERT INTO tariffs (tariff_code, product_code, fuel, register, first_seen_at, last_seen_at) VALUES
+        ('${BACK}', 'BACK-26-01-01', 'electricity', 'single', TIMESTAMPTZ '2026-01-01 00:00:00+00', TIMESTAMPTZ '2026-03-01 00:00:00+00'),
+        ('${GONE}', 'GONE-26-01-01', 'electricity', 'single', TIMESTAMPTZ '2026-01-01 00:00:00+00', TIMESTAMPTZ '2026-03-01 00:00:00+00')`);
+      await w.run(`INSERT INTO product_changes VALUES
+        ('BACK-26-01-01', 'withdrawn', TIMESTAMPTZ '2026-02-01 06:00:00+00'),
+        ('BACK-26-01-01', 'added', TIMESTAMPTZ '2026-02-08 06:00:00+00'),
+        ('GONE-26-01-01', 'withdrawn', TIMESTAMPTZ '2026-02-01 06:00:00+00')`);
+    } finally {
+      w.close();
+    }
+  }, SLOW);
+
+  it('names only the product whose latest change is a withdrawal (one listed again is not withdrawn)', async () => {
+    const tracked = writeConfig(tmp.file('products.json'), { db, tariffs: [BACK, GONE] });
+    const result = await runCli(['status', '--check', '--config', tracked, '--now', '2026-03-01T12:00:00Z', '--format', 'json']);
+    const s = JSON.parse(result.stdout) as { tariffs: { tariff: string; product_withdrawn_at: string | null }[] };
+    expect(s.tariffs.map((t) => [t.tariff, t.product_withdrawn_at])).toEqual([[BACK, null], [GONE, '2026-02-01T06:00:00Z']]);
+    expect(result.stderr.split('\n').filter((l) => l.includes('left the supplier'))).toEqual([
+      `tariffs: status: ${GONE}: its product has left the supplier's products list (seen 2026-02-01T06:00:00Z; tariffs products --changes)`,
+    ]);
+  }, SLOW);
+});
+
 describe('tariffs status: the scheduler daemon', () => {
   it('says whether a daemon holds the schedule: running, stopped, or killed (a stale marker)', async () => {
     const before = await json(['--config', config]);
