@@ -59,6 +59,11 @@ const from = (call: string) => `SELECT * FROM ${call}`;
 const SPAN_START = at('2023-03-01 00:00:00');
 const SPAN_END = at('2024-04-15 00:00:00');
 
+/** The export's cost scope over the consumption's half year (cost_meters as the cost macros take it). */
+const COMPARED = `'${AGILE_J}', '${FLEXIBLE}', '${OUTGOING}'`;
+const COST_SCOPE = `(SELECT list(m) FROM cost_meters([${COMPARED}], ${HALF_YEAR}) AS m)`;
+const COST_SCOPE_METERS = `(SELECT list(meter_point) FROM cost_meters([${COMPARED}], ${HALF_YEAR}))`;
+
 /** Every macro of sql/public with the calls each client must answer alike: their options, the
  *  series kinds (Agile, day/night, banded long rates), clock changes, the agreement switch. A new
  *  macro fails the test until it has a line here. */
@@ -173,6 +178,18 @@ const MACRO_CALLS: Record<string, string[]> = {
     from(`household_costs('${EXPORT_MP}', ['${OUTGOING}'], NULL, NULL)`),
   ],
   daily_use: [from(`daily_use('${IMPORT_MP}', ${TWO_MONTHS})`)],
+  // the status facts and the export's reports
+  tariffs_with_slots: [from(`tariffs_with_slots(${JUNE})`)],
+  quiet_tariffs: [from(`quiet_tariffs(${at('2100-01-01 00:00:00')})`)],
+  report_cheapest_per_day: [from(`report_cheapest_per_day(['${AGILE_J}', '${AGILE_H}'], 4, ${JUNE})`), from(`report_cheapest_per_day(['${AGILE_H}'], 2, NULL, NULL)`)],
+  report_negative_slots: [from(`report_negative_slots(NULL, ${at('2026-04-01 00:00:00')}, ${at('2026-04-08 00:00:00')})`)],
+  report_negative_runs: [from(`report_negative_runs(['${AGILE_N}'], ${at('2026-04-01 00:00:00')}, ${at('2026-04-08 00:00:00')})`)],
+  report_half_hourly_prices: [from(`report_half_hourly_prices(['${AGILE_H}', '${EV}'], ${at('2024-03-30 00:00:00')}, ${at('2026-04-02 00:00:00')})`)],
+  cost_meters: [from(`cost_meters(['${AGILE_J}', '${FLEXIBLE}', '${OUTGOING}'], NULL, NULL)`), from(`cost_meters(['${AGILE_J}'], ${HALF_YEAR})`)],
+  scope_monthly_costs: [from(`scope_monthly_costs(${COST_SCOPE}, ['actual', ${COMPARED}], ${COST_SCOPE_METERS}, ${HALF_YEAR}, 'DIRECT_DEBIT')`)],
+  scope_comparison: [from(`scope_comparison(${COST_SCOPE}, [${COMPARED}], ${COST_SCOPE_METERS}, ${HALF_YEAR}, 'NON_DIRECT_DEBIT')`)],
+  report_monthly_costs: [from(`report_monthly_costs(${COST_SCOPE}, (SELECT list(c) FROM scope_monthly_costs(${COST_SCOPE}, ['actual', ${COMPARED}], ${COST_SCOPE_METERS}, ${HALF_YEAR}, 'DIRECT_DEBIT') AS c))`)],
+  report_tariff_comparison: [from(`report_tariff_comparison(${COST_SCOPE}, (SELECT list(c) FROM scope_comparison(${COST_SCOPE}, [${COMPARED}], ${COST_SCOPE_METERS}, ${HALF_YEAR}, 'DIRECT_DEBIT') AS c))`)],
 };
 
 interface PlanItem {

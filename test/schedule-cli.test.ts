@@ -102,7 +102,8 @@ describe('tariffs status', () => {
   it('prints tables by default, and exits 75 while another process writes the file', async () => {
     const table = await runCli(['status', '--config', config, '--format', 'table']);
     expect(table.code).toBe(0);
-    expect(table.stdout).toMatch(/^Tariffs \(as of .*\)\ntariff +source/);
+    // the database, the daemon and the writer first (status-cli.test.ts), then the tables
+    expect(table.stdout).toMatch(/^Database: .*\nScheduler: .*\nRunning now: .*\nTariffs \(as of .*\)\ntariff +source/);
     expect(table.stdout).toContain('\nJobs\njob ');
     const writer = await Warehouse.open(db);
     try {

@@ -16,8 +16,15 @@ export const DEFAULT_MAX_RUN_SECONDS = 1800;
 
 
 
+/** Where `db` came from: --db, TARIFFS_DB, the config file's "db", or the default. */
+export type DbSource = 'flag' | 'env' | 'config' | 'default';
+
 export interface Config {
   db: string;
+  /** Where db came from (tariffs status names it). */
+  dbSource?: DbSource;
+  /** The config file's "db" when --db or TARIFFS_DB outranked it. */
+  dbOutranked?: string;
   baseUrl: string;
   /** TARIFFS_LOG_LEVEL when set; else the logger decides (warn on a terminal, info otherwise). */
   logLevel?: string;
@@ -102,6 +109,8 @@ export async function loadConfig(overrides: ConfigOverrides = {}, env: NodeJS.Pr
     gasUnit: fileValues.gas?.unit ?? 'm3',
     paymentMethod: fileValues.payment_method ?? 'DIRECT_DEBIT',
   };
+  config.dbSource = overrides.db !== undefined ? 'flag' : env.TARIFFS_DB !== undefined ? 'env' : fileValues.db !== undefined ? 'config' : 'default';
+  if (fileValues.db !== undefined && config.db !== fileValues.db) config.dbOutranked = fileValues.db;
   if (fileValues.default_from !== undefined) config.defaultFrom = fileValues.default_from;
   if (configFile) config.file = configFile;
   if (logLevel !== undefined) config.logLevel = logLevel;

@@ -13,7 +13,7 @@ import { copyToFile, type TableFormat } from './copyToFile.js';
 import { resolveScope, scopeParams } from './exportScope.js';
 import type { DuckDBValue } from '@duckdb/node-api';
 import { assemblePage, pageSections, readHtmlData, type DrawnSection } from './html/buildHtmlReport.js';
-import { COST_REPORTS, prepareCostScope } from './costReports.js';
+import { COST_REPORTS, costReportParams, prepareCostScope } from './costReports.js';
 import { REPORTS, type ReportDefinition } from './reports.js';
 import { temporaryPathFor, writeAtomically } from './writeAtomically.js';
 
@@ -102,9 +102,10 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
 
     const files: ExportedFile[] = [];
     const reports = tableFormats.length === 0 ? [] : [...REPORTS, ...(meters > 0 ? COST_REPORTS : [])];
+    const reportParams = meters > 0 ? { ...params, ...await costReportParams(warehouse) } : params;
     const steps: Step[] = reports.map((report) => ({
       name: report.name,
-      run: async () => void files.push(...await writeReport(warehouse, report, params, options.outDir, tableFormats, logger)),
+      run: async () => void files.push(...await writeReport(warehouse, report, reportParams, options.outDir, tableFormats, logger)),
     }));
     const drawn: DrawnSection[] = [];
     for (const section of page ? pageSections(page, logger) : []) {

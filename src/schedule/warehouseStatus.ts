@@ -87,28 +87,19 @@ export async function warehouseStatus(
   const windowFrom = localDayBounds(addLocalDays(today, -6)).start;
   const windowTo = localDayBounds(addLocalDays(today, 1)).end;
   const dayAhead = await dayAheadStatus(warehouse, selection, now);
-  // Inline SQL: status-only questions, values bound.
-  const latest = new Map((await warehouse.all(`
-    SELECT tariff_code,
-           max(valid_to) - INTERVAL 30 MINUTE AS latest_slot,
-           bool_or(valid_to IS NULL) AS open_ended
-    FROM unit_rates GROUP BY tariff_code`)).map((r) => [r.tariff_code as string, r]));
+  // The status facts are relations of sql/public (latest_slots, withdrawn_tariffs, job_status …).
+  const latest = new Map((await warehouse.all('SELECT * FROM latest_slots')).map((r) => [r.tariff_code as string, r]));
   // the tariffs with a half-hour stored in the last 7 local days and tomorrow, and their gaps there
-  const stored = new Set((await warehouse.all(`SELECT DISTINCT tariff_code FROM rate_slots
-      WHERE slot_start >= CAST($from AS TIMESTAMPTZ) AND slot_start < CAST($to AS TIMESTAMPTZ)`,
-  { from: windowFrom.toISOString(), to: windowTo.toISOString() })).map((r) => String(r.tariff_code)));
+  const stored = new Set((await warehouse.all('SELECT * FROM tariffs_with_slots(CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ))',
+    { from: windowFrom.toISOString(), to: windowTo.toISOString() })).map((r) => String(r.tariff_code)));
   const gaps = await missingSlotsByTariff(warehouse, { from: windowFrom, to: windowTo });
   const missing = new Map<string, MissingOptional[]>();
-  for (const r of await warehouse.all(`SELECT tariff_code, resource, http_status, error_code, checked_at
-      FROM optional_resources WHERE state = 'missing' ORDER BY tariff_code, resource`)) {
+  for (const r of await warehouse.all('SELECT * FROM missing_optional_resources ORDER BY tariff_code, resource')) {
     const list = missing.get(r.tariff_code as string) ?? [];
     list.push({ resource: r.resource as string, status: (r.http_status ?? r.error_code ?? null) as number | string | null, checked_at: r.checked_at as string });
     missing.set(r.tariff_code as string, list);
   }
-  const withdrawn = new Map((await warehouse.all(`SELECT t.tariff_code, c.seen_at FROM tariffs AS t
-      JOIN (FROM product_changes QUALIFY row_number() OVER (PARTITION BY product_code ORDER BY seen_at DESC) = 1) AS c
-        ON c.product_code = t.product_code
-      WHERE c.change = 'withdrawn'`)).map((r) => [r.tariff_code as string, r.seen_at as string]));
+  const withdrawn = new Map((await warehouse.all('SELECT * FROM withdrawn_tariffs')).map((r) => [r.tariff_code as string, r.seen_at as string]));
   const quiet = await quietTariffs(warehouse, localDayBounds(today).start);
   const tariffs = dayAhead.map((t): TariffStatus => {
     const l = latest.get(t.tariffCode);
@@ -129,33 +120,30 @@ export async function warehouseStatus(
       rates_stopped_on: quiet.get(t.tariffCode) ?? null,
     };
   });
-  const runs = await warehouse.all(`
-    SELECT job, run_id, started_at, finished_at, status, rows_inserted, rows_updated, error
-    FROM ingest_runs
-    QUALIFY row_number() OVER (PARTITION BY job ORDER BY started_at DESC, run_id DESC) = 1
-    ORDER BY job`);
-  const byJob = new Map(runs.map((r) => [r.job as string, r]));
-  const busy = [
-    ...(await warehouse.all('SELECT job, attempted_at FROM busy_attempts')).map((r) => ({ job: r.job as string, at: Date.parse(r.attempted_at as string) })),
-    ...pendingBusy.map((a) => ({ job: a.job, at: Date.parse(a.attempted_at) })),
-  ];
-  const known = new Set([...byJob.keys(), ...busy.map((b) => b.job)]);
+  // job_status counts the stored busy attempts; those still beside the file are added here
+  const byJob = new Map((await warehouse.all('SELECT * FROM job_status')).map((r) => [r.job as string, r]));
+  const pending = pendingBusy.map((a) => ({ job: a.job, at: Date.parse(a.attempted_at) }));
+  const known = new Set([...byJob.keys(), ...pending.map((b) => b.job)]);
   const names = [...JOB_NAMES, ...[...known].filter((j) => !(JOB_NAMES as readonly string[]).includes(j)).sort()];
   const jobs = names.map((job): JobRunStatus => {
-    const run = byJob.get(job);
+    const row = byJob.get(job);
+    const run = row && row.run_id !== null ? row : undefined;
     const since = run ? Date.parse(run.started_at as string) : -Infinity;
-    const attempts = busy.filter((b) => b.job === job && b.at > since).map((b) => b.at);
-    const last = attempts.length > 0 ? formatUtc(new Date(Math.max(...attempts))) : null;
+    const waiting = pending.filter((b) => b.job === job && b.at > since).map((b) => b.at);
+    const storedBusy = row?.last_busy_at ? [Date.parse(row.last_busy_at as string)] : [];
+    const count = Number(row?.busy_attempts ?? 0) + waiting.length;
+    const latestBusy = [...storedBusy, ...waiting];
+    const last = latestBusy.length > 0 ? formatUtc(new Date(Math.max(...latestBusy))) : null;
     if (!run) {
       return {
-        job, run_id: null, started_at: null, finished_at: null, status: attempts.length > 0 ? 'busy' : 'never',
-        rows_inserted: null, rows_updated: null, error: null, busy_attempts: attempts.length, last_busy_at: last,
+        job, run_id: null, started_at: null, finished_at: null, status: count > 0 ? 'busy' : 'never',
+        rows_inserted: null, rows_updated: null, error: null, busy_attempts: count, last_busy_at: last,
       };
     }
     return {
       job, run_id: run.run_id as number, started_at: run.started_at as string, finished_at: run.finished_at as string | null,
       status: run.status as string, rows_inserted: run.rows_inserted as number | null, rows_updated: run.rows_updated as number | null,
-      error: run.error as string | null, busy_attempts: attempts.length, last_busy_at: last,
+      error: run.error as string | null, busy_attempts: count, last_busy_at: last,
     };
   });
   const meters = await warehouse.all<MeterStatus>('SELECT * FROM meter_freshness_at(CAST($now AS TIMESTAMPTZ))', { now: now.toISOString() });
@@ -165,13 +153,6 @@ export async function warehouseStatus(
 /** Tariffs whose every unit rate ended by `todayStart` although a fetch of their unit rates
  *  succeeded after that end (their URL answers, with nothing new): tariff → the last rate's day. */
 async function quietTariffs(warehouse: Warehouse, todayStart: Date): Promise<Map<string, string>> {
-  const rows = await warehouse.all(`
-    SELECT u.tariff_code, max(u.valid_to) AS ended
-    FROM unit_rates AS u
-    GROUP BY u.tariff_code
-    HAVING NOT bool_or(u.valid_to IS NULL) AND max(u.valid_to) <= CAST($today AS TIMESTAMPTZ)
-       AND (SELECT max(k.updated_at) FROM ingest_cursors AS k
-            WHERE k.tariff_code = u.tariff_code AND k.rate_kind <> 'standing_charge') > max(u.valid_to)`,
-  { today: todayStart.toISOString() });
+  const rows = await warehouse.all('SELECT * FROM quiet_tariffs(CAST($today AS TIMESTAMPTZ))', { today: todayStart.toISOString() });
   return new Map(rows.map((r) => [r.tariff_code as string, localDateOf(new Date(Date.parse(r.ended as string) - 1))]));
 }

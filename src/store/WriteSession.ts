@@ -9,6 +9,7 @@ import { adoptIfChanged, openWorkingFile, removeStaleAdoptCopies } from './adopt
 import { drainBusyAttempts, noteBusyAttempt } from './busyAttempts.js';
 import { assertFileDb, jobPaths, makeJobFolder, type JobPaths } from './jobPaths.js';
 import { changedSincePublished, publishWorkingFile, removeStalePublishCopies } from './publish.js';
+import { removeOwnMarker, writeMarker } from './processMarker.js';
 import { Warehouse, type OpenOptions } from './Warehouse.js';
 import { releaseWritersLock, removeStaleLockCopies, takeWritersLock } from './writersLock.js';
 
@@ -71,6 +72,8 @@ export class WriteSession {
       throw error;
     }
     try {
+      // `tariffs status` shows who writes (the lock itself cannot be asked without taking it)
+      writeMarker(paths.writer, { pid: process.pid, started_at: new Date().toISOString(), purpose: options.purpose ?? 'write' });
       removeStalePublishCopies(paths);
       removeStaleAdoptCopies(paths);
       removeStaleLockCopies(paths);
@@ -86,6 +89,7 @@ export class WriteSession {
       }
       return session;
     } catch (error) {
+      removeOwnMarker(paths.writer);
       releaseWritersLock(paths, lock);
       throw error;
     }
@@ -121,6 +125,7 @@ export class WriteSession {
     } catch {
       // a database DuckDB has invalidated may refuse to close cleanly; the lock goes anyway
     }
+    removeOwnMarker(this.paths.writer);
     releaseWritersLock(this.paths, this.lock);
   }
 }

@@ -17,6 +17,10 @@ export interface JobPaths {
   record: string;
   /** Attempts that found the file busy (busyAttempts.ts). */
   busyLog: string;
+  /** The writer holding the lock now: pid, what it is, since when (processMarker.ts). */
+  writer: string;
+  /** The scheduler daemon of this file, while it runs (processMarker.ts). */
+  scheduler: string;
 }
 
 /** A command that writes needs a file: DuckDB's `:memory:` would hold nothing after the command
@@ -31,6 +35,7 @@ export function jobPaths(db: string): JobPaths {
   return {
     db: path, folder, lock: join(folder, 'lock'), work: join(folder, 'warehouse.duckdb'),
     record: join(folder, 'published.json'), busyLog: join(folder, 'busy.jsonl'),
+    writer: join(folder, 'writer.json'), scheduler: join(folder, 'scheduler.json'),
   };
 }
 

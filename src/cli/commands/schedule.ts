@@ -6,6 +6,8 @@ import { EXIT, UsageError } from '../../errors.js';
 import { resolveSchedules } from '../../schedule/resolveSchedules.js';
 import { Scheduler, type StopResult } from '../../schedule/Scheduler.js';
 import { upcomingRuns } from '../../schedule/upcomingRuns.js';
+import { readMarker, removeOwnMarker, writeMarker } from '../../store/processMarker.js';
+import { assertFileDb, jobPaths, makeJobFolder } from '../../store/jobPaths.js';
 import { parseUserDateTime } from '../../time/index.js';
 import { action } from '../run.js';
 import { configFrom, formatOf, loggerFor, withApi, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
@@ -35,6 +37,10 @@ run as a follow-up either):
              3-58/5 * * * *     (schedules.dispatches; configs with accounts) planned dispatches of
                                 accounts on Intelligent Octopus Go, off :00/:30
   reports    15 20 * * *        re-export the reports; also after any run that stored new rates
+
+While it runs, the daemon keeps a marker beside --db, .<name>.job/scheduler.json (its pid and
+start time), removed when it stops; tariffs status reads it to say whether a daemon holds the
+schedule (a marker whose pid is gone is stale: the daemon was killed).
 
 One job runs at a time; the others queue. Ticks never stack: a tick of a queued job joins that
 run (rates and day_ahead at 16:00 make one run), a tick of the schedule that started the running
@@ -90,6 +96,7 @@ export function configure(command: Command): void {
     if (config.tariffs.length + config.products.length + config.accounts.length === 0) {
       logger.warn('nothing tracked: the config lists no tariffs, products or accounts (rates runs will be skipped)');
     }
+    holdScheduleMarker(config.db, logger);
     scheduler.start();
     logger.info({ db: config.db }, 'scheduler started'); // pid: every line has it already
     say?.(startLine(scheduler.schedules, new Date(), config.db));
@@ -112,10 +119,25 @@ export function configure(command: Command): void {
       });
     });
     logger.info({ result }, 'scheduler stopped');
+    removeOwnMarker(jobPaths(config.db).scheduler);
     say?.(stoppedLine(result));
     if (result === 'abandoned') process.exit(EXIT.FAILURE);
     return EXIT.OK;
   }));
+}
+
+/** `.<db>.job/scheduler.json` ({pid, started_at}) says that this daemon holds the schedule of --db
+ *  (`tariffs status` shows it); removed when it stops, stale (its pid gone) if it was killed. */
+function holdScheduleMarker(db: string, logger: { warn: (o: object, m: string) => void }): void {
+  assertFileDb(db);
+  const paths = jobPaths(db);
+  makeJobFolder(paths, db);
+  const other = readMarker(paths.scheduler);
+  if (other?.alive && other.pid !== process.pid) {
+    logger.warn({ pid: other.pid, since: other.started_at }, 'another tariffs schedule already runs the jobs of this database');
+  }
+  writeMarker(paths.scheduler, { pid: process.pid, started_at: new Date().toISOString() });
+  process.once('exit', () => removeOwnMarker(paths.scheduler));
 }
 
 function hoursAhead(text: string): number {

@@ -1,11 +1,13 @@
 // `tariffs status`: is the warehouse current? Per tracked tariff the latest stored slot, whether
 // tomorrow is complete and the gaps of the last 7 days; each job's last run. Opens read-only.
 import { statSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { EXIT } from '../../errors.js';
 import { warehouseStatus } from '../../schedule/warehouseStatus.js';
+import type { Config } from '../../config/loadConfig.js';
 import { readBusyAttempts } from '../../store/busyAttempts.js';
+import { readMarker } from '../../store/processMarker.js';
 import { Warehouse } from '../../store/Warehouse.js';
 import { jobPaths } from '../../store/WriteSession.js';
 import { formatLocal, localMinutesOfDay, parseUserDateTime } from '../../time/index.js';
@@ -13,7 +15,8 @@ import type { WarehouseStatus } from '../../schedule/warehouseStatus.js';
 import { action } from '../run.js';
 import { configFrom, formatOf, loggerFor, withConfig, withDb, withFormat, type CommonFlags } from '../common.js';
 import { parsed, seconds, wholeNumber } from '../flagRules.js';
-import { render } from '../output.js';
+import { render, terminalWidth } from '../output.js';
+import { wrapWords } from '../wrapHelp.js';
 
 interface StatusFlags extends CommonFlags {
   now?: Date;
@@ -36,8 +39,13 @@ export function configure(command: Command): void {
   command.addHelpText('after', `
 Tracked tariffs come from the --config file (tariffs, products in their regions, and for accounts
 every tariff fetched so far); without one, every tariff with stored rates. JSON output is one
-object: {"now", "tariffs": [...], "jobs": [...], "working_file_bytes"}, the last the size of the
-jobs' working file beside the database (null before any job wrote). gaps_7d counts missing
+object: {"now", "tariffs": [...], "jobs": [...], "working_file_bytes", "db", "db_from", "running",
+"daemon"}: the size of the jobs' working file beside the database (null before any job wrote);
+the database file read (absolute) and where its path came from ("--db", "TARIFFS_DB", "config":
+the --config file's db, or "default"; TARIFFS_DB outranks the config's db); the job writing the
+database now ({job, pid, started_at}, null: none); and the scheduler daemon of this database
+({running, pid, started_at}: from the marker \`tariffs schedule\` keeps beside it; running false
+with a pid: the daemon was killed). The table shows all of these, and each failed job's error. gaps_7d counts missing
 half-hours between the first and the last stored slot of the last 7 local days. missing_optional lists the optional
 resources (standing charges, product detail) that the latest attempt could not get, with the HTTP
 status; they are asked for again once a day. Each job's row also counts the attempts since its
@@ -67,11 +75,19 @@ meter the view meter_freshness's row as of --now (latest_reading, age_days, hole
       warehouse.close();
     }
     const workingFileBytes = workingFileSize(config.db);
+    const paths = jobPaths(config.db);
+    const database = { db: resolve(config.db), db_from: dbFrom(config) };
+    const writerMarker = readMarker(paths.writer);
+    const writer = writerMarker?.alive ? { job: writerMarker.purpose ?? 'write', pid: writerMarker.pid, started_at: writerMarker.started_at } : null;
+    const daemonMarker = readMarker(paths.scheduler);
+    const daemon = daemonMarker
+      ? { running: daemonMarker.alive, pid: daemonMarker.pid, started_at: daemonMarker.started_at }
+      : { running: false, pid: null, started_at: null };
     const problems = flags.check ? statusProblems(status, now, { maxMeterAgeDays: flags.maxMeterAge }) : [];
     for (const problem of problems) process.stderr.write(`tariffs: status: ${problem}\n`);
     const exit = problems.length > 0 ? EXIT.FAILURE : EXIT.OK;
     if (format === 'json') {
-      const shown = { ...status, working_file_bytes: workingFileBytes };
+      const shown = { ...status, working_file_bytes: workingFileBytes, ...database, running: writer, daemon };
       process.stdout.write(`${JSON.stringify(flags.check ? { ...shown, problems } : shown, null, 2)}\n`);
       return exit;
     }
@@ -85,7 +101,14 @@ meter the view meter_freshness's row as of --now (latest_reading, age_days, hole
       process.stdout.write(`${render(tariffs, 'csv')}\n${render(jobs, 'csv')}`);
       return exit;
     }
-    process.stdout.write(`Tariffs (as of ${formatLocal(now).slice(0, 16).replace('T', ' ')} Europe/London)\n${render(tariffs, 'table')}\nJobs\n${render(jobs, 'table')}`);
+    const width = terminalWidth();
+    process.stdout.write(`${databaseLines(config, database.db, writer, daemon)}\n`);
+    process.stdout.write(`Tariffs (as of ${wall(now.toISOString())} Europe/London)\n${render(tariffs, 'table')}\nJobs\n${render(jobs, 'table', undefined, width, false, JOB_LAYOUT)}`);
+    // the table may shorten an error to fit: each is printed whole below it
+    const errors = jobs.filter((j) => j.error !== null && j.error !== '');
+    for (const j of errors) {
+      process.stdout.write(`${wrapWords(j.error!, Math.max(40, (width ?? 100) - 2), `${j.job} (run ${j.run_id}, ${j.status}): `, '    ').join('\n')}\n`);
+    }
     if (status.meters.length > 0) process.stdout.write(`\nMeters\n${render(status.meters, 'table')}`);
     if (workingFileBytes !== null) {
       // named beside the database, not by its whole path: the line fits a narrow terminal
@@ -94,6 +117,41 @@ meter the view meter_freshness's row as of --now (latest_reading, age_days, hole
     }
     return exit;
   }));
+}
+
+/** A job's row keeps its name, status and error on a narrow terminal (the times give way first). */
+const JOB_LAYOUT = { answer: ['job', 'status', 'error'], key: ['finished_at'] };
+
+const DB_FROM = { flag: '--db', env: 'TARIFFS_DB', config: 'config', default: 'default' } as const;
+
+function dbFrom(config: Config): (typeof DB_FROM)[keyof typeof DB_FROM] {
+  return DB_FROM[config.dbSource ?? 'default'];
+}
+
+const wall = (iso: string) => `${formatLocal(new Date(iso)).slice(0, 16).replace('T', ' ')}`;
+
+/** Which file was read and why, who writes it now, and whether a daemon runs its jobs. */
+function databaseLines(
+  config: Config, db: string, writer: { job: string; pid: number; started_at: string } | null,
+  daemon: { running: boolean; pid: number | null; started_at: string | null },
+): string {
+  const source = config.dbSource ?? 'default';
+  const why = source === 'flag' ? 'from --db'
+    : source === 'env' ? 'from TARIFFS_DB'
+      : source === 'config' ? `from the db of --config ${config.file}`
+        : 'the default: no --db, TARIFFS_DB or config db';
+  const outranked = config.dbOutranked !== undefined && config.file !== undefined
+    ? `; it outranks the db of --config ${config.file} (${config.dbOutranked})` : '';
+  const lines = [`Database: ${db} (${why}${outranked})`];
+  lines.push(daemon.running
+    ? `Scheduler: running (pid ${daemon.pid}, since ${wall(daemon.started_at!)} Europe/London)`
+    : daemon.pid !== null
+      ? `Scheduler: not running (its marker names pid ${daemon.pid}, started ${wall(daemon.started_at!)}, which is gone: killed?)`
+      : 'Scheduler: not running (no tariffs schedule holds this database)');
+  lines.push(writer
+    ? `Running now: ${writer.job} (pid ${writer.pid}, since ${wall(writer.started_at)} Europe/London)`
+    : 'Running now: no job');
+  return lines.join('\n');
 }
 
 /** The size of the jobs' working file beside the database (null: none yet). */

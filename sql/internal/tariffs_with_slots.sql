@@ -1,0 +1,7 @@
+-- tariffs_with_slots(range_from, range_to): the tariffs with at least one half-hour of rate_slots
+-- starting in [range_from, range_to) (TIMESTAMPTZ). Column: tariff_code. `tariffs status` counts
+-- gaps_7d only for these (a tariff with nothing stored in its window shows none).
+CREATE OR REPLACE MACRO tariffs_with_slots(range_from, range_to) AS TABLE
+SELECT DISTINCT tariff_code
+FROM rate_slots
+WHERE slot_start >= CAST(range_from AS TIMESTAMPTZ) AND slot_start < CAST(range_to AS TIMESTAMPTZ);

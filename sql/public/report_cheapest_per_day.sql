@@ -1,0 +1,21 @@
+-- report_cheapest_per_day(tariff_codes, n_slots, range_from, range_to): the rows of an export's
+-- cheapest_<h>h_per_day file (n_slots = 2 × h): per series of the listed tariffs (VARCHAR[]) and
+-- Europe/London local day, the cheapest n_slots contiguous half-hours inside that day and inside
+-- [range_from, range_to) (TIMESTAMPTZ), as cheapest_window_per_day finds them, prices rounded as
+-- the files round them. Ordered by series (tariff_code, payment_method NULLS FIRST, rate_type), local_date.
+-- Columns: tariff_code, payment_method (null: one price for both), rate_type; local_date (DATE);
+-- local_start, local_end (VARCHAR, deprecated: London wall time with its offset, ISO 8601: the
+-- offset changes within a column across a clock change); start_utc, end_utc (TIMESTAMPTZ: the
+-- window's first half-hour's start, its last one's end); slots (INTEGER); mean_inc_vat,
+-- mean_exc_vat (DECIMAL(10,4), pence per kWh).
+CREATE OR REPLACE MACRO report_cheapest_per_day(tariff_codes, n_slots, range_from, range_to) AS TABLE
+SELECT w.tariff_code, w.payment_method, w.rate_type, w.local_date,
+       w.local_start, w.start AS start_utc,
+       w.local_end, w."end" AS end_utc,
+       CAST(w.slots AS INTEGER) AS slots,
+       CAST(CAST(w.mean_inc_vat AS DECIMAL(18,9)) AS DECIMAL(10,4)) AS mean_inc_vat,
+       CAST(CAST(w.mean_exc_vat AS DECIMAL(18,9)) AS DECIMAL(10,4)) AS mean_exc_vat
+FROM (SELECT unnest(CAST(tariff_codes AS VARCHAR[])) AS code) AS t,
+     LATERAL cheapest_window_per_day(t.code, n_slots,
+                                     CAST(range_from AS TIMESTAMPTZ), CAST(range_to AS TIMESTAMPTZ)) AS w
+ORDER BY w.tariff_code, w.payment_method NULLS FIRST, w.rate_type, w.local_date;
