@@ -37,8 +37,8 @@ SELECT
     w.local_end,
     w.slots,
     -- prices, p/kWh
-    CAST(CAST(w.mean_inc_vat AS DECIMAL(18, 9)) AS DECIMAL(10, 4)) AS mean_inc_vat,
-    CAST(CAST(w.mean_exc_vat AS DECIMAL(18, 9)) AS DECIMAL(10, 4)) AS mean_exc_vat
+    CAST(round_price(w.mean_inc_vat) AS DECIMAL(10, 4)) AS mean_inc_vat,
+    CAST(round_price(w.mean_exc_vat) AS DECIMAL(10, 4)) AS mean_exc_vat
 FROM windows AS w
 JOIN london_days AS d ON d.local_date = w.local_date
 ORDER BY w.tariff_code, w.payment_method NULLS FIRST, w.rate_type, w.local_date;

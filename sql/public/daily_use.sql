@@ -11,6 +11,6 @@ SELECT
     local_date,
     tariff_code,
     CAST(CAST(kwh AS DECIMAL(18, 9)) AS DECIMAL(18, 3)) AS kwh,
-    CAST(CAST(energy_cost_inc_vat / nullif(kwh, 0) AS DECIMAL(18, 9)) AS DECIMAL(10, 4)) AS mean_price_inc_vat
+    CAST(round_price(energy_cost_inc_vat / nullif(kwh, 0)) AS DECIMAL(10, 4)) AS mean_price_inc_vat
 FROM daily_costs(meter, NULL, range_from, range_to, payment := payment)
 ORDER BY local_date;

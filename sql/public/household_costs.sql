@@ -53,7 +53,7 @@ periods AS (
            CAST(sum(m.days) AS INTEGER) AS days, CAST(sum(m.calendar_days) AS INTEGER) AS calendar_days,
            sum(m.kwh) AS kwh, sum(m.energy_cost_inc_vat) AS energy_cost_inc_vat,
            sum(m.standing_charge_inc_vat) AS standing_charge_inc_vat, sum(m.total_inc_vat) AS total_inc_vat,
-           CAST(CAST(sum(m.total_inc_vat) AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS total_gbp,
+           round_gbp(sum(m.total_inc_vat)) AS total_gbp,
            CAST(sum(m.missing_prices) AS INTEGER) AS missing_prices,
            CAST(sum(m.missing_readings) AS INTEGER) AS missing_readings,
            CAST(sum(m.missing_half_hours) AS INTEGER) AS missing_half_hours,

@@ -50,7 +50,7 @@ SELECT
     -- net, pence unrounded; net_gbp rounded once
     -- (NULL when either side has nothing priced that month: unpriced is never zero)
     import_total - export_earnings AS net_inc_vat,
-    CAST(CAST(import_total - export_earnings AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS net_gbp,
+    round_gbp(import_total - export_earnings) AS net_gbp,
     CAST(coalesce(import_missing, 0) + coalesce(export_missing, 0) AS INTEGER) AS missing_half_hours,
     coalesce(import_complete, false) AND coalesce(export_complete, false) AS complete
 FROM sides

@@ -130,7 +130,7 @@ SELECT
     -- energy priced plus the standing charge; nothing of either: no total, never a zero
     total_inc_vat,
     total_exc_vat,
-    CAST(CAST(total_inc_vat AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS total_gbp,
+    round_gbp(total_inc_vat) AS total_gbp,
     -- what is missing (never priced at zero)
     CAST(missing_prices AS INTEGER) AS missing_prices,
     CAST(missing_readings AS INTEGER) AS missing_readings,

@@ -55,7 +55,7 @@ SELECT
     sum(standing_charge_exc_vat) AS standing_charge_exc_vat,
     sum(total_inc_vat) AS total_inc_vat,
     sum(total_exc_vat) AS total_exc_vat,
-    CAST(CAST(sum(total_inc_vat) AS DECIMAL(18, 9)) * 0.01 AS DECIMAL(18, 2)) AS total_gbp,
+    round_gbp(sum(total_inc_vat)) AS total_gbp,
     -- what is missing
     CAST(sum(missing_prices) AS INTEGER) AS missing_prices,
     CAST(sum(missing_readings) AS INTEGER) AS missing_readings,

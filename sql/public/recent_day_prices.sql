@@ -31,7 +31,7 @@ SELECT
     s.settlement_period,
     s.slot_start,
     -- its price, p/kWh inc VAT
-    CAST(CAST(s.value_inc_vat AS DECIMAL(18, 9)) AS DECIMAL(10, 4)) AS value_inc_vat,
+    CAST(round_price(s.value_inc_vat) AS DECIMAL(10, 4)) AS value_inc_vat,
     s.value_inc_vat < 0 AS negative
 FROM slots AS s
 JOIN days AS d

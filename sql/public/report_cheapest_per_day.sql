@@ -13,8 +13,8 @@ SELECT w.tariff_code, w.payment_method, w.rate_type, w.local_date,
        w.local_start, w.start AS start_utc,
        w.local_end, w."end" AS end_utc,
        CAST(w.slots AS INTEGER) AS slots,
-       CAST(CAST(w.mean_inc_vat AS DECIMAL(18,9)) AS DECIMAL(10,4)) AS mean_inc_vat,
-       CAST(CAST(w.mean_exc_vat AS DECIMAL(18,9)) AS DECIMAL(10,4)) AS mean_exc_vat
+       CAST(round_price(w.mean_inc_vat) AS DECIMAL(10, 4)) AS mean_inc_vat,
+       CAST(round_price(w.mean_exc_vat) AS DECIMAL(10, 4)) AS mean_exc_vat
 FROM (SELECT unnest(CAST(tariff_codes AS VARCHAR[])) AS code) AS t,
      LATERAL cheapest_window_per_day(t.code, n_slots,
                                      CAST(range_from AS TIMESTAMPTZ), CAST(range_to AS TIMESTAMPTZ)) AS w

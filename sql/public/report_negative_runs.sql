@@ -14,9 +14,9 @@ SELECT tariff_code, payment_method, rate_type, local_date,
        local_end,
        "end" AS end_utc,
        CAST(slots AS INTEGER) AS slots,
-       CAST(CAST(min_inc_vat AS DECIMAL(18,9)) AS DECIMAL(10,4)) AS min_inc_vat,
-       CAST(CAST(mean_inc_vat AS DECIMAL(18,9)) AS DECIMAL(10,4)) AS mean_inc_vat,
-       CAST(CAST(mean_exc_vat AS DECIMAL(18,9)) AS DECIMAL(10,4)) AS mean_exc_vat
+       CAST(round_price(min_inc_vat) AS DECIMAL(10, 4)) AS min_inc_vat,
+       CAST(round_price(mean_inc_vat) AS DECIMAL(10, 4)) AS mean_inc_vat,
+       CAST(round_price(mean_exc_vat) AS DECIMAL(10, 4)) AS mean_exc_vat
 FROM negative_runs
 WHERE (tariff_codes IS NULL OR list_contains(CAST(tariff_codes AS VARCHAR[]), tariff_code))
   AND "end" > CAST(range_from AS TIMESTAMPTZ) AND start < CAST(range_to AS TIMESTAMPTZ)

@@ -14,8 +14,8 @@ SELECT tariff_code, payment_method, rate_type, local_date,
        slot_start AS start_utc,
        london_iso(slot_end) AS local_end,
        slot_end AS end_utc,
-       CAST(CAST(value_inc_vat AS DECIMAL(18,9)) AS DECIMAL(10,4)) AS value_inc_vat,
-       CAST(CAST(value_exc_vat AS DECIMAL(18,9)) AS DECIMAL(10,4)) AS value_exc_vat
+       CAST(round_price(value_inc_vat) AS DECIMAL(10, 4)) AS value_inc_vat,
+       CAST(round_price(value_exc_vat) AS DECIMAL(10, 4)) AS value_exc_vat
 FROM negative_slots
 WHERE (tariff_codes IS NULL OR list_contains(CAST(tariff_codes AS VARCHAR[]), tariff_code))
   AND slot_start >= CAST(range_from AS TIMESTAMPTZ) AND slot_start < CAST(range_to AS TIMESTAMPTZ)

@@ -18,10 +18,10 @@ scope AS (
 )
 SELECT scope.m.meter_point AS meter_point, scope.m.is_export AS is_export, c.scenario, c.tariff_code,
        c.first_date, c.last_date, c.days,
-       CAST(CAST(c.kwh AS DECIMAL(18,9)) AS DECIMAL(18,4)) AS kwh,
-       CAST(CAST(c.energy_cost_inc_vat AS DECIMAL(18,9)) AS DECIMAL(18,4)) AS energy_cost_inc_vat,
-       CAST(CAST(c.standing_charge_inc_vat AS DECIMAL(18,9)) AS DECIMAL(18,4)) AS standing_charge_inc_vat,
-       CAST(CAST(c.total_inc_vat AS DECIMAL(18,9)) AS DECIMAL(18,4)) AS total_inc_vat,
+       round_price(c.kwh) AS kwh,
+       round_price(c.energy_cost_inc_vat) AS energy_cost_inc_vat,
+       round_price(c.standing_charge_inc_vat) AS standing_charge_inc_vat,
+       round_price(c.total_inc_vat) AS total_inc_vat,
        c.total_gbp, c.difference_gbp,
        c.missing_prices, c.missing_readings, c.missing_half_hours, c.standing_charge_missing_days, c.complete
 FROM scope

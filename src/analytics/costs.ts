@@ -107,10 +107,6 @@ export async function dispatchesFor(warehouse: Warehouse, meter: string, asked?:
   return (await meterOnIog(warehouse, meter)) ? asked ?? 'default' : 'none';
 }
 
-/** The DECIMAL width of rounded kWh and pence: a pence total passes 999,999.9999 (£10,000) over
- *  a few years, more than a price's DECIMAL(10,4) holds. */
-export const SUM_DIGITS = 18;
-
 /** kWh and pence columns: sums of doubles, which carry last-bit noise (4121.885999999998). */
 const ROUNDED_COLUMN = /(^|_)kwh$|_(inc|exc)_vat$/;
 
@@ -125,7 +121,7 @@ export async function selectSql(warehouse: Warehouse, call: string, params: Para
   if (!rounded) return `SELECT * FROM ${call}`;
   const reader = await warehouse.reader(`SELECT * FROM ${call} LIMIT 0`, params);
   const columns = reader.columnNames().filter((c) => ROUNDED_COLUMN.test(c));
-  return `SELECT ${selectPrices(columns, true, SUM_DIGITS)} FROM ${call}`;
+  return `SELECT ${selectPrices(columns, true)} FROM ${call}`;
 }
 
 /** The last `months` complete Europe/London calendar months before `now`. */

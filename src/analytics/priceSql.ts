@@ -1,25 +1,23 @@
-// Prices in the reports: 4 decimals, rounded the same way on every run. A mean of doubles summed by
-// parallel threads differs in its last bits from run to run, and means of 4-decimal prices often
-// sit exactly on a rounding tie (12.24125), so rounding the double directly flips between runs.
-// Going through DECIMAL(18,9) first removes that noise; the second cast rounds the tie half away
-// from zero, exactly.
+// Prices and pence in the CLI's output and the reports: 4 decimals, by the round_price macro of
+// sql/public (the rule, and why it is not a plain cast, are in its contract), so that an analyst's
+// query of the same relation gives the CLI's digits.
 
-/** SQL for `expr` as DECIMAL(10,4) (or fewer decimals), reproducibly rounded. `digits` is the
- *  DECIMAL's width: 6 + decimals suits prices; sums (pence over months, kWh over years) need 18. */
-export function priceSql(expr: string, decimals = 4, digits = 6 + decimals): string {
-  return `CAST(CAST(${expr} AS DECIMAL(18,9)) AS DECIMAL(${digits},${decimals}))`;
+/** SQL for `expr` rounded by round_price, as DECIMAL(10,4) (prices), or DECIMAL(18,4) with
+ *  `digits` 18 (sums: pence over months, kWh over years). */
+export function priceSql(expr: string, digits = 10): string {
+  return digits === 18 ? `round_price(${expr})` : `CAST(round_price(${expr}) AS DECIMAL(${digits}, 4))`;
 }
 
-/** The same value as a DOUBLE (for charts and summaries read into JavaScript). */
-export function priceDoubleSql(expr: string, decimals = 4, digits = 6 + decimals): string {
-  return `CAST(${priceSql(expr, decimals, digits)} AS DOUBLE)`;
+/** The same value as a DOUBLE (for the CLI's output, charts and summaries read into JavaScript). */
+export function priceDoubleSql(expr: string): string {
+  return `CAST(round_price(${expr}) AS DOUBLE)`;
 }
 
 /** A select list: every column, with the price columns rounded as above when `rounded` (what the
  *  CLI prints, the same numbers as the exported files); unrounded for library callers. */
-export function selectPrices(columns: readonly string[], rounded: boolean | undefined, digits?: number): string {
+export function selectPrices(columns: readonly string[], rounded: boolean | undefined): string {
   if (!rounded) return '*';
-  return `* REPLACE (${columns.map((c) => `${priceDoubleSql(`"${c}"`, 4, digits)} AS "${c}"`).join(', ')})`;
+  return `* REPLACE (${columns.map((c) => `${priceDoubleSql(`"${c}"`)} AS "${c}"`).join(', ')})`;
 }
 
 /** The price statistics daily_stats and monthly_stats share. */
