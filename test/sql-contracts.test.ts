@@ -1,11 +1,12 @@
 // The public SQL interface and its reference (issue 53, item 1): every view and macro of
 // sql/public opens with a contract (src/store/sqlContracts.ts), whose columns are the relation's
 // real ones (DESCRIBE the view, or the macro's @example, on the demo's warehouse), whose
-// arguments are the macro's, and docs/sql.md is those contracts rendered.
+// arguments are the macro's, and docs/sql.md is those contracts rendered. A scalar macro's
+// @returns is the type of its @example's one column.
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sqlDir } from '../src/paths.js';
-import { expectedSqlDocs, internalNames, readContracts, sqlDocsPath } from '../src/store/sqlContracts.js';
+import { expectedSqlDocs, internalNames, isScalarMacro, readContracts, sqlDocsPath } from '../src/store/sqlContracts.js';
 import { readDefinitions } from '../src/store/sqlDefinitions.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { copyOfDemoWarehouse } from './helpers/demoWarehouse.js';
@@ -16,7 +17,9 @@ const definitions = readDefinitions(sqlDir());
 
 /** A macro's parameters as its CREATE statement declares them: `name` or `name := default`. */
 function parametersOf(sql: string): string[] {
-  const m = /CREATE\s+OR\s+REPLACE\s+MACRO\s+\w+\s*\(([\s\S]*?)\)\s+AS\s+TABLE/i.exec(sql.replace(/--.*$/gm, ''))!;
+  const code = sql.replace(/--.*$/gm, '');
+  const m = (/CREATE\s+OR\s+REPLACE\s+MACRO\s+\w+\s*\(([\s\S]*?)\)\s+AS\s+TABLE\b/i.exec(code)
+    ?? /CREATE\s+OR\s+REPLACE\s+MACRO\s+\w+\s*\(([\s\S]*?)\)\s+AS\b/i.exec(code))!;
   const out: string[] = [];
   let depth = 0;
   let current = '';
@@ -37,13 +40,20 @@ function parametersOf(sql: string): string[] {
 const typeOf = (duckdbType: string) => duckdbType.replace(/TIMESTAMP WITH TIME ZONE/g, 'TIMESTAMPTZ');
 
 describe('contracts of sql/public', () => {
-  it('every public file has one: what it answers and its columns; a macro its arguments and an example', () => {
+  it('every public file has one: what it answers and its columns (a scalar macro: what it returns); a macro its arguments and an example', () => {
     const publicOnes = definitions.filter((d) => d.scope === 'public');
     expect(contracts.map((c) => c.name)).toEqual(publicOnes.map((d) => d.name));
     for (const definition of publicOnes) {
       const contract = contracts.find((c) => c.name === definition.name)!;
       expect(contract.answers.length, definition.name).toBeGreaterThan(20);
-      expect(contract.columns.length, definition.name).toBeGreaterThan(0);
+      if (isScalarMacro(definition)) {
+        expect(contract.columns, definition.name).toEqual([]);
+        expect(contract.returns?.type, definition.name).toMatch(/\S/);
+        expect(contract.returns?.description, definition.name).not.toBe('');
+      } else {
+        expect(contract.returns, definition.name).toBeUndefined();
+        expect(contract.columns.length, definition.name).toBeGreaterThan(0);
+      }
       for (const field of [...contract.args, ...contract.columns]) expect(field.description, `${definition.name}.${field.name}`).not.toBe('');
       if (definition.kind === 'macro') {
         expect(contract.example, definition.name).toMatch(new RegExp(`\\b${definition.name}\\(`));
@@ -69,6 +79,14 @@ describe('contracts of sql/public', () => {
     });
 
     for (const contract of contracts) {
+      const returns = contract.returns;
+      if (returns) {
+        it(`${contract.name}: the documented type is what it returns`, async () => {
+          const described = await warehouse.all<{ column_name: string; column_type: string }>(`DESCRIBE ${contract.example!}`);
+          expect(described.map((d) => typeOf(d.column_type)), `${contract.name}: its @example selects its value alone`).toEqual([returns.type]);
+        });
+        continue;
+      }
       it(`${contract.name}: the documented columns are the relation's, named and typed`, async () => {
         const query = contract.kind === 'view' ? `SELECT * FROM ${contract.name}` : contract.example!;
         const described = await warehouse.all<{ column_name: string; column_type: string }>(`DESCRIBE ${query}`);

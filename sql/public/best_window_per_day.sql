@@ -1,3 +1,24 @@
+-- @answers The best run of n_slots contiguous half-hours in each Europe/London day, per series of the listed tariffs: an import tariff's cheapest, an export tariff's dearest.
+-- @arg tariffs | VARCHAR[] |  | tariff codes
+-- @arg n_slots | INTEGER | half-hours | window length
+-- @arg range_from | TIMESTAMPTZ | UTC | inclusive start (NULL: unbounded); write it with an offset
+-- @arg range_to | TIMESTAMPTZ | UTC | exclusive end (NULL: unbounded)
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column payment_method | VARCHAR |  | DIRECT_DEBIT, NON_DIRECT_DEBIT or null (one price for both)
+-- @column rate_type | VARCHAR |  | standard, day or night
+-- @column series_label | VARCHAR |  | the series' name (series_label)
+-- @column highest | BOOLEAN |  | the dearest window (an export tariff's), not the cheapest
+-- @column local_date | DATE |  | Europe/London local date
+-- @column settlement_period | INTEGER |  | 1..46/48/50: the half-hour of the local day the window starts in
+-- @column start | TIMESTAMPTZ | UTC | start
+-- @column end | TIMESTAMPTZ | UTC | exclusive end
+-- @column local_start | VARCHAR |  | start as Europe/London wall time with offset (2024-10-27T01:30:00+00:00)
+-- @column local_end | VARCHAR |  | end as Europe/London wall time with offset (2024-10-27T01:30:00+00:00)
+-- @column slots | INTEGER | half-hours | in the window
+-- @column mean_inc_vat | DECIMAL(10,4) | p/kWh | mean price inc VAT, rounded as the exported files round it
+-- @column mean_exc_vat | DECIMAL(10,4) | p/kWh | mean price exc VAT, rounded as the exported files round it
+-- @example SELECT * FROM best_window_per_day(['E-1R-AGILE-18-02-21-J', 'E-1R-AGILE-OUTGOING-19-05-13-C'], 4, TIMESTAMPTZ '2023-06-01 00:00:00+01', TIMESTAMPTZ '2023-06-08 00:00:00+01')
+--
 -- best_window_per_day(tariffs, n_slots, range_from, range_to): per series of the listed tariffs
 -- (VARCHAR[]) and Europe/London local day, the best n_slots contiguous half-hours lying inside that
 -- day and inside [range_from, range_to) (TIMESTAMPTZ): an import tariff's cheapest, an export

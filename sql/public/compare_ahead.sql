@@ -1,3 +1,29 @@
+-- @answers What a meter is expected to pay (exporting: be paid) over a horizon from as_of on each tariff it could be on, ranked.
+-- @arg meter | VARCHAR |  | 'MPAN' (every serial summed) or 'MPAN:SERIAL'
+-- @arg as_of | TIMESTAMPTZ | UTC | the instant the answer is as of: prices and readings known by then
+-- @arg horizon | VARCHAR |  | 'tomorrow', '7d', '30d' or '12m', from the first local day starting at or after as_of
+-- @arg tariffs := NULL | VARCHAR[] |  | tariff codes to price (NULL: tariffs_on_sale); the agreement in force is always priced
+-- @arg region := NULL | VARCHAR |  | region letter for tariffs_on_sale (NULL: the agreements' region)
+-- @arg payment := 'DIRECT_DEBIT' | VARCHAR |  | 'DIRECT_DEBIT' or 'NON_DIRECT_DEBIT' rates
+-- @column meter_point | VARCHAR |  | MPAN or MPRN
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column is_current | BOOLEAN |  | the agreement in force at as_of
+-- @column horizon | VARCHAR |  | as asked
+-- @column horizon_from | DATE |  | first Europe/London local day of the horizon
+-- @column horizon_to | DATE |  | Europe/London local day after the horizon (exclusive)
+-- @column half_hours | BIGINT | half-hours | in the horizon (46/48/50 a day)
+-- @column expected_kwh | DOUBLE | kWh | the expected use summed over the horizon
+-- @column energy_inc_vat | DOUBLE | p | Σ expected kWh × price inc VAT, unrounded
+-- @column standing_charge_inc_vat | DOUBLE | p | standing charges inc VAT, one a local day (null: none stored)
+-- @column total_inc_vat | DOUBLE | p | energy plus standing charges inc VAT, unrounded (null: a half-hour lacks a price or an expected kWh)
+-- @column published_share | DOUBLE |  | 0-1: the share of the cost from published prices, the rest estimated
+-- @column rank | BIGINT |  | 1 = cheapest (an export meter: pays most); null when total_inc_vat is
+-- @column missing_half_hours | BIGINT | half-hours | without a price or an expected kWh
+-- @column standing_charge_days_missing | BIGINT | days | with no standing charge stored at all
+-- @column weekdays | BIGINT | days | complete weekdays of history the expected use rests on
+-- @column weekend_days | BIGINT | days | complete weekend days of history the expected use rests on
+-- @example SELECT * FROM compare_ahead('2000000000011', TIMESTAMPTZ '2023-10-28 17:00:00+01', 'tomorrow')
+--
 -- compare_ahead(meter, as_of, horizon, tariffs := NULL, region := NULL, payment := 'DIRECT_DEBIT'):
 -- what a meter is expected to pay (or, exporting, be paid) from here, on each tariff it could be on:
 -- the local days of the horizon ('tomorrow': the first local day starting at or after as_of; '7d',

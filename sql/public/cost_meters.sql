@@ -1,3 +1,12 @@
+-- @answers The meters an export prices (a reading in the range) and, for each, the tariffs of its fuel and direction it is compared at.
+-- @arg tariff_codes | VARCHAR[] |  | tariff codes to compare each meter at, beside its agreements' tariffs
+-- @arg cost_from | TIMESTAMPTZ | UTC | inclusive start of the readings (NULL: unbounded); write it with an offset
+-- @arg cost_to | TIMESTAMPTZ | UTC | exclusive end of the readings (NULL: unbounded)
+-- @column meter_point | VARCHAR |  | MPAN or MPRN
+-- @column is_export | BOOLEAN |  | an export meter (false when the meter point is not in meter_points)
+-- @column tariffs | VARCHAR[] |  | the tariffs it is compared at, sorted (empty: priced at its agreements only)
+-- @example SELECT * FROM cost_meters(['E-1R-AGILE-18-02-21-J', 'E-1R-VAR-17-01-11-A', 'E-1R-AGILE-OUTGOING-19-05-13-C'], NULL, NULL)
+--
 -- cost_meters(tariff_codes, cost_from, cost_to): the meters an export prices and, for each, the
 -- tariffs it is compared at: every meter with a reading starting in [cost_from, cost_to)
 -- (TIMESTAMPTZ; NULL: open), with the listed tariffs (VARCHAR[]) and the meter's agreement tariffs

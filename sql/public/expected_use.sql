@@ -1,3 +1,15 @@
+-- @answers The kWh a meter is expected to use in each Europe/London wall-clock half-hour of a weekday and of a weekend day, from its last 28 days.
+-- @arg meter | VARCHAR |  | 'MPAN' (every serial summed) or 'MPAN:SERIAL'
+-- @arg as_of | TIMESTAMPTZ | UTC | the instant answered from: only readings ending by it count
+-- @column day_type | VARCHAR |  | 'weekday' (Monday-Friday) or 'weekend' (Saturday, Sunday)
+-- @column local_time | TIME |  | Europe/London wall-clock start of the half-hour, 00:00 … 23:30
+-- @column kwh | DOUBLE | kWh | mean of the readings starting at that wall-clock time (null: no complete day of the type)
+-- @column readings | BIGINT |  | how many readings the mean is over
+-- @column days | BIGINT | days | complete local days of the type in the window
+-- @column asked_day | DATE |  | the day asked about: the first local day starting at or after as_of
+-- @column window_from | DATE |  | first local day of the 28-day window (it ends before asked_day)
+-- @example SELECT * FROM expected_use('2000000000011', TIMESTAMPTZ '2023-10-28 17:00:00+01')
+--
 -- expected_use(meter, as_of): the kWh a meter is expected to use in each Europe/London wall-clock
 -- half-hour of a day, by day type; the rule of docs/decisions/expected-use.md, the one place it lives.
 -- meter: 'MPAN' (its serials summed) or 'MPAN:SERIAL'. as_of: the instant answered from; only

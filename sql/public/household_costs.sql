@@ -1,3 +1,40 @@
+-- @answers What one meter paid (exporting: earned) at its agreements and would have paid at each listed tariff, by month, last month and last year, ranked.
+-- @arg meter | VARCHAR |  | 'MPAN' (every serial summed) or 'MPAN:SERIAL'
+-- @arg tariffs | VARCHAR[] |  | tariff codes to compare with the agreements (another fuel or direction is left out)
+-- @arg range_from | TIMESTAMPTZ | UTC | inclusive start (NULL: unbounded); write it with an offset
+-- @arg range_to | TIMESTAMPTZ | UTC | exclusive end (NULL: unbounded)
+-- @arg payment := 'DIRECT_DEBIT' | VARCHAR |  | 'DIRECT_DEBIT' or 'NON_DIRECT_DEBIT' standing charges
+-- @arg dispatches := 'default' | VARCHAR |  | Intelligent Octopus Go: 'default', 'completed', 'planned' or 'none'
+-- @column meter_point | VARCHAR |  | MPAN or MPRN
+-- @column fuel | VARCHAR |  | electricity or gas (null: not in meter_points)
+-- @column is_export | BOOLEAN |  | an export meter
+-- @column scenario | VARCHAR |  | 'actual' (the agreements) or a tariff code
+-- @column tariff_code | VARCHAR |  | the tariffs priced, ' + ' between several
+-- @column period | VARCHAR |  | 'month', 'last_month' or 'last_year'
+-- @column first_month | DATE |  | first day of the period's first Europe/London calendar month
+-- @column last_month | DATE |  | first day of the period's last Europe/London calendar month
+-- @column months | INTEGER | months | in the period
+-- @column days | INTEGER | days | Europe/London local days with readings
+-- @column calendar_days | INTEGER | days | the days of the period's calendar months
+-- @column kwh | DOUBLE | kWh | consumption
+-- @column energy_cost_inc_vat | DOUBLE | p | Σ kWh × price inc VAT, unrounded
+-- @column standing_charge_inc_vat | DOUBLE | p | standing charges inc VAT (one a local day)
+-- @column total_inc_vat | DOUBLE | p | energy plus standing charges inc VAT, unrounded (null: nothing priced)
+-- @column total_gbp | DECIMAL(18,2) | £ | total_inc_vat in pounds, rounded once (null: nothing priced)
+-- @column missing_prices | INTEGER | half-hours | with a reading but no price
+-- @column missing_readings | INTEGER | half-hours | with a price but no reading
+-- @column missing_half_hours | INTEGER | half-hours | without a reading or without a price
+-- @column standing_charge_missing_days | INTEGER | days | without a stored standing charge
+-- @column carried_half_hours | INTEGER | half-hours | priced by a carried rate (valid_to null), not a price published for them
+-- @column carried_from | DATE |  | the first day priced by a carried rate (null: none)
+-- @column complete | BOOLEAN |  | nothing missing: every half-hour has a reading and a price, every day its standing charge
+-- @column energy_only | BOOLEAN |  | no standing charge known in the period at any scenario
+-- @column same_as_agreements | BOOLEAN |  | a tariff the agreements were on throughout the period (not ranked)
+-- @column comparable | BOOLEAN |  | nothing missing or carried, so the figure can be ranked
+-- @column rank | INTEGER |  | 1 = cheapest (an export meter: earns most) among the period's comparable figures (null: not ranked)
+-- @column ranked | INTEGER |  | how many of the period's figures are ranked
+-- @example SELECT * FROM household_costs('2000000000011', ['E-1R-AGILE-18-02-21-J', 'E-1R-VAR-17-01-11-A'], TIMESTAMPTZ '2023-06-01 00:00:00+01', TIMESTAMPTZ '2023-12-01 00:00:00Z')
+--
 -- household_costs(meter, tariffs, range_from, range_to, payment := 'DIRECT_DEBIT',
 -- dispatches := 'default'): what one meter point paid (an export meter: earned) at its agreements
 -- ('actual') and would have paid at each tariff of the list (VARCHAR[]), month by month, in its last month

@@ -1,3 +1,15 @@
+-- @answers Each job's latest recorded run, and the attempts since then that found another tariffs job writing the database.
+-- @column job | VARCHAR |  | the job: rates, products, reports, ingest …
+-- @column run_id | BIGINT |  | the latest run (null: no run recorded, only busy attempts)
+-- @column started_at | TIMESTAMPTZ | UTC | when the run started
+-- @column finished_at | TIMESTAMPTZ | UTC | when it finished (null: running, or killed)
+-- @column status | VARCHAR |  | ok, failed, partial, interrupted, running; busy: no run, only busy attempts
+-- @column rows_inserted | BIGINT | rows | inserted by the run
+-- @column rows_updated | BIGINT | rows | updated by the run
+-- @column error | VARCHAR |  | the run's error text (null: none)
+-- @column busy_attempts | INTEGER |  | attempts since started_at that found the database busy (all of them without a run)
+-- @column last_busy_at | TIMESTAMPTZ | UTC | the latest of those attempts
+--
 -- job_status: per job (rates, products, reports, ingest …) its latest recorded run in ingest_runs
 -- and the attempts since that run that found another tariffs job writing the database (they are
 -- retried soon, not failures). `tariffs status` shows these rows (with the attempts noted beside

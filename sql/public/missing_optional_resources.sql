@@ -1,3 +1,10 @@
+-- @answers The optional resources of a tariff (standing charges, product detail) that its latest attempt could not get.
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column resource | VARCHAR |  | standing_charges or product_detail
+-- @column http_status | INTEGER |  | the failure's HTTP status (null: none)
+-- @column error_code | VARCHAR |  | the client's error code, e.g. RETRIES_EXHAUSTED
+-- @column checked_at | TIMESTAMPTZ | UTC | when it was last asked for
+--
 -- missing_optional_resources: the optional resources of a tariff (standing charges, product detail)
 -- that its latest attempt could not get; they are asked for again once a day. `tariffs status`
 -- lists them per tariff (missing_optional).

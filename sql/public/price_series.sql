@@ -1,3 +1,14 @@
+-- @answers Every stored price series (a tariff's unit rates of one payment method and rate type), named, with its direction, fuel, product and region.
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column payment_method | VARCHAR |  | DIRECT_DEBIT, NON_DIRECT_DEBIT or null (one price for both)
+-- @column rate_type | VARCHAR |  | standard, day or night
+-- @column series_label | VARCHAR |  | the series' name (series_label)
+-- @column direction | VARCHAR |  | IMPORT or EXPORT (tariff_direction)
+-- @column fuel | VARCHAR |  | electricity or gas (null: the tariff is not in tariffs)
+-- @column product_code | VARCHAR |  | the product, e.g. AGILE-18-02-21
+-- @column product_name | VARCHAR |  | the product's display name (null: the product is not stored)
+-- @column region | VARCHAR |  | the region letter, e.g. J (null: the tariff has none)
+--
 -- price_series: every price series stored (a tariff's unit rates of one payment method and rate
 -- type), named: its series_label, its direction, fuel, product and region, as the HTML page heads
 -- and orders its price sections. Ordered by tariff_code, payment_method (NULLS FIRST), rate_type.

@@ -1,3 +1,10 @@
+-- @answers The tariffs whose every unit rate ended by today_start although a later fetch of their unit rates succeeded (retired?).
+-- @arg today_start | TIMESTAMPTZ | UTC | e.g. the start of today's Europe/London day
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column ended | TIMESTAMPTZ | UTC | the end of the last rate (its valid_to)
+-- @column last_fetch | TIMESTAMPTZ | UTC | the latest successful fetch of its unit rates, after ended
+-- @example SELECT * FROM quiet_tariffs(TIMESTAMPTZ '2100-01-01 00:00:00Z')
+--
 -- quiet_tariffs(today_start): the tariffs whose every unit rate ended by today_start (TIMESTAMPTZ,
 -- e.g. the start of today's Europe/London day) although a fetch of their unit rates succeeded after
 -- that end: their rates URL answers, with nothing new (a retired tariff?). `tariffs status` shows

@@ -1,3 +1,19 @@
+-- @answers Every half-hour's price of the last n_days Europe/London local days in a range, per series of the listed tariffs.
+-- @arg tariffs | VARCHAR[] |  | tariff codes
+-- @arg n_days | INTEGER | days | how many of each series' latest local days
+-- @arg range_from | TIMESTAMPTZ | UTC | inclusive start (NULL: unbounded); write it with an offset
+-- @arg range_to | TIMESTAMPTZ | UTC | exclusive end (NULL: unbounded)
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column payment_method | VARCHAR |  | DIRECT_DEBIT, NON_DIRECT_DEBIT or null (one price for both)
+-- @column rate_type | VARCHAR |  | standard, day or night
+-- @column series_label | VARCHAR |  | the series' name (series_label)
+-- @column local_date | DATE |  | Europe/London local date
+-- @column settlement_period | SMALLINT |  | 1..46/48/50: the half-hour's number in its local day
+-- @column slot_start | TIMESTAMPTZ | UTC | the half-hour's start
+-- @column value_inc_vat | DECIMAL(10,4) | p/kWh | price inc VAT, rounded as the exported files round it
+-- @column negative | BOOLEAN |  | priced below zero (a row of negative_slots)
+-- @example SELECT * FROM recent_day_prices(['E-1R-AGILE-18-02-21-J', 'E-1R-AGILE-OUTGOING-19-05-13-C'], 3, TIMESTAMPTZ '2023-06-01 00:00:00+01', TIMESTAMPTZ '2023-12-01 00:00:00Z')
+--
 -- recent_day_prices(tariffs, n_days, range_from, range_to): every half-hour of the last n_days
 -- Europe/London local days of each series of the listed tariffs (VARCHAR[]), the days whose
 -- midnight lies in [range_from, range_to) (TIMESTAMPTZ; NULL: open), each half-hour inside the range: what the

@@ -1,3 +1,20 @@
+-- @answers The rows of an export's half_hourly_prices file: every half-hour's price of the listed tariffs in a range.
+-- @arg tariff_codes | VARCHAR[] |  | tariff codes
+-- @arg range_from | TIMESTAMPTZ | UTC | inclusive start (NULL: unbounded); write it with an offset
+-- @arg range_to | TIMESTAMPTZ | UTC | exclusive end (NULL: unbounded)
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column payment_method | VARCHAR |  | DIRECT_DEBIT, NON_DIRECT_DEBIT or null (one price for both)
+-- @column rate_type | VARCHAR |  | standard, day or night
+-- @column local_date | DATE |  | the half-hour's Europe/London local date
+-- @column settlement_period | INTEGER |  | 1..46/48/50: the half-hour's number in its local day
+-- @column local_start | VARCHAR |  | deprecated: start as Europe/London wall time with offset (2024-10-27T01:30:00+00:00)
+-- @column start_utc | TIMESTAMPTZ | UTC | the half-hour's start
+-- @column local_end | VARCHAR |  | deprecated: end as Europe/London wall time with offset (2024-10-27T01:30:00+00:00)
+-- @column end_utc | TIMESTAMPTZ | UTC | the half-hour's end
+-- @column value_inc_vat | DECIMAL(10,4) | p/kWh | price inc VAT, rounded as the files round it
+-- @column value_exc_vat | DECIMAL(10,4) | p/kWh | price exc VAT, rounded as the files round it
+-- @example SELECT * FROM report_half_hourly_prices(['E-1R-AGILE-18-02-21-J'], TIMESTAMPTZ '2023-06-01 00:00:00+01', TIMESTAMPTZ '2023-06-02 00:00:00+01')
+--
 -- report_half_hourly_prices(tariff_codes, range_from, range_to): the rows of an export's
 -- half_hourly_prices file: every half-hour's price of the listed tariffs (VARCHAR[]) starting in
 -- [range_from, range_to) (TIMESTAMPTZ), from rate_slots_for (longer rates expanded), prices rounded

@@ -1,3 +1,14 @@
+-- @answers The stored tariffs a meter could switch to at as_of: its fuel, direction and region, on sale then, not for business, single-register.
+-- @arg meter | VARCHAR |  | 'MPAN' or 'MPAN:SERIAL'
+-- @arg as_of | TIMESTAMPTZ | UTC | the instant the answer is as of
+-- @arg region := NULL | VARCHAR |  | region letter, A … P (NULL: that of the meter's latest agreement)
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column product_code | VARCHAR |  | the product, e.g. AGILE-18-02-21
+-- @column display_name | VARCHAR |  | the product's display name
+-- @column is_variable | BOOLEAN |  | the product's price may change (null: unknown)
+-- @column region | VARCHAR |  | the region letter, A … P
+-- @example SELECT * FROM tariffs_on_sale('2000000000011', TIMESTAMPTZ '2023-10-28 16:00:00Z')
+--
 -- tariffs_on_sale(meter, as_of, region := NULL): the stored tariffs a meter could switch to at the
 -- instant as_of, from the products already stored (no request): its fuel and direction (import or
 -- export), its region (the region letter of its agreements' tariff codes, the latest first; or the

@@ -1,3 +1,8 @@
+-- @answers The tariffs whose product has left the supplier's products list (its latest recorded change is 'withdrawn').
+-- @column tariff_code | VARCHAR |  | tariff code, e.g. E-1R-AGILE-18-02-21-C
+-- @column product_code | VARCHAR |  | the product, e.g. AGILE-18-02-21
+-- @column seen_at | TIMESTAMPTZ | UTC | when a products refresh first saw the product gone
+--
 -- withdrawn_tariffs: the tariffs whose product has left the supplier's products list: the latest
 -- change recorded for the product (product_changes) is 'withdrawn'. A product listed again after
 -- that has a later 'added' and is not here. `tariffs status` shows it as product_withdrawn_at and

@@ -4,6 +4,9 @@
 //   -- @arg <name>[ := <default>] | <TYPE> | <unit> | <description>        (macros, in order)
 //   -- @column <name> | <TYPE> | <unit> | <description>                    (in order)
 //   -- @example <a SELECT that returns rows on the demo's warehouse>        (macros)
+// A scalar macro (one that returns a value, not a table: no AS TABLE) has, instead of @column lines,
+//   -- @returns <TYPE> | <unit> | <description>
+// and its @example selects that value as its one column (SELECT series_label(…) AS x FROM …).
 // A line `--   …` (three spaces or more) continues the item above it; TYPE is DuckDB's
 // (TIMESTAMPTZ for TIMESTAMP WITH TIME ZONE); unit may be empty.
 import { readFileSync } from 'node:fs';
@@ -20,13 +23,24 @@ export interface ContractField {
   description: string;
 }
 
+/** What a scalar macro returns. */
+export type ContractResult = Omit<ContractField, 'name' | 'default'>;
+
 export interface SqlContract {
   name: string;
   kind: SqlDefinition['kind'];
   answers: string;
   args: ContractField[];
+  /** A view's or table macro's columns; none for a scalar macro. */
   columns: ContractField[];
+  /** A scalar macro's value (its @returns); only there. */
+  returns?: ContractResult;
   example?: string;
+}
+
+/** A macro that returns a value, not a table (CREATE MACRO … AS <expression>, no AS TABLE). */
+export function isScalarMacro(definition: SqlDefinition): boolean {
+  return definition.kind === 'macro' && !/\)\s*AS\s+TABLE\b/i.test(definition.sql.replace(/--.*$/gm, ''));
 }
 
 /** The contracts of every public definition below `directory`, by name. */
@@ -50,19 +64,34 @@ export function contractOf(definition: SqlDefinition): SqlContract {
   }
   const where = `${definition.path}`;
   const one = (key: string) => items.filter((i) => i.key === key).map((i) => i.text);
-  const unknown = items.find((i) => !['answers', 'arg', 'column', 'example'].includes(i.key));
+  const unknown = items.find((i) => !['answers', 'arg', 'column', 'returns', 'example'].includes(i.key));
   if (unknown) throw new Error(`${where}: unknown contract item @${unknown.key}`);
   const answers = one('answers');
   if (answers.length !== 1) throw new Error(`${where}: the contract needs one @answers`);
   const example = one('example');
+  const returns = one('returns');
+  const columns = one('column');
+  if (isScalarMacro(definition)) {
+    if (returns.length !== 1 || columns.length > 0) throw new Error(`${where}: a scalar macro's contract needs one @returns and no @column`);
+  } else if (returns.length > 0) {
+    throw new Error(`${where}: @returns is for a scalar macro; a view or table macro has @column lines`);
+  }
   return {
     name: definition.name,
     kind: definition.kind,
     answers: answers[0]!,
     args: one('arg').map((text) => fieldOf(text, where, true)),
-    columns: one('column').map((text) => fieldOf(text, where, false)),
+    columns: columns.map((text) => fieldOf(text, where, false)),
+    ...(returns[0] === undefined ? {} : { returns: resultOf(returns[0], where) }),
     ...(example[0] === undefined ? {} : { example: example[0] }),
   };
+}
+
+function resultOf(text: string, where: string): ContractResult {
+  const parts = text.split('|');
+  if (parts.length < 3) throw new Error(`${where}: '${text}' is not 'TYPE | unit | description'`);
+  const [type, unit, ...rest] = parts.map((p) => p.trim());
+  return { type: type!, unit: unit!, description: rest.join('|').trim() };
 }
 
 function fieldOf(text: string, where: string, arg: boolean): ContractField {
@@ -74,8 +103,8 @@ function fieldOf(text: string, where: string, arg: boolean): ContractField {
   return { name: m[1]!, ...(m[2] === undefined ? {} : { default: m[2] }), type: type!, unit: unit!, description: rest.join('|').trim() };
 }
 
-/** The reference part of docs/sql.md: every public relation with its arguments and columns, then
- *  the internal ones by name. */
+/** The reference part of docs/sql.md: every public relation with its arguments and columns (a
+ *  scalar macro: what it returns), then the internal ones by name. */
 export function renderReference(contracts: readonly SqlContract[], internal: readonly string[]): string {
   const cell = (text: string) => text.replace(/\|/g, '\\|');
   const out: string[] = [];
@@ -93,8 +122,13 @@ export function renderReference(contracts: readonly SqlContract[], internal: rea
         }
         out.push('');
       }
-      out.push('| column | type | unit | meaning |', '| --- | --- | --- | --- |');
-      for (const col of c.columns) out.push(`| \`${col.name}\` | ${cell(col.type)} | ${cell(col.unit)} | ${cell(col.description)} |`);
+      if (c.returns) {
+        out.push('| returns | unit | meaning |', '| --- | --- | --- |',
+          `| ${cell(c.returns.type)} | ${cell(c.returns.unit)} | ${cell(c.returns.description)} |`);
+      } else {
+        out.push('| column | type | unit | meaning |', '| --- | --- | --- | --- |');
+        for (const col of c.columns) out.push(`| \`${col.name}\` | ${cell(col.type)} | ${cell(col.unit)} | ${cell(col.description)} |`);
+      }
       out.push('');
       if (c.example) out.push('```sql', `${c.example};`, '```', '');
     }
