@@ -33,7 +33,10 @@ function readmeExamples(): Example[] {
 }
 
 function examplesOf(file: string): Example[] {
-  const lines = readFileSync(join(REPO, file), 'utf8').split('\n');
+  const all = readFileSync(join(REPO, file), 'utf8').split('\n');
+  // docs/sql.md's generated reference: its examples are the contracts', run by sql-contracts.test.ts
+  const generated = all.findIndex((line) => line.startsWith('<!-- reference: generated'));
+  const lines = generated < 0 ? all : all.slice(0, generated);
   const examples: Example[] = [];
   let fence: string | undefined;
   let comments: string[] = [];

@@ -3,7 +3,7 @@
 // literal carries the type the binding gives the value (@duckdb/node-api's typeForValue), so
 // DuckDB resolves the statement the same way either way.
 import { DuckDBListValue, type DuckDBValue } from '@duckdb/node-api';
-import { TariffsError } from '../errors.js';
+import { ERROR_CODES, TariffsError } from '../errors.js';
 
 /** A statement and the values its `$name` parameters are bound to. */
 export interface Query {
@@ -30,7 +30,7 @@ export function inlineParams(query: Query): string {
       i = stop;
     } else if (c === '$' && /[A-Za-z_]/.test(sql[i + 1] ?? '')) {
       const name = /^[A-Za-z_]\w*/.exec(sql.slice(i + 1))![0];
-      if (!Object.hasOwn(params, name)) throw new TariffsError('SQL_PARAM', `no value for $${name}`);
+      if (!Object.hasOwn(params, name)) throw new TariffsError(ERROR_CODES.SQL_PARAM, `no value for $${name}`);
       out += sqlLiteral(params[name]!);
       i += 1 + name.length;
     } else {
@@ -73,5 +73,5 @@ export function sqlLiteral(value: DuckDBValue): string {
       return `CAST('${value}' AS DOUBLE)`;
   }
   if (value instanceof DuckDBListValue) return `[${value.items.map(sqlLiteral).join(', ')}]`;
-  throw new TariffsError('SQL_PARAM', `cannot write ${String(value)} as a SQL literal`);
+  throw new TariffsError(ERROR_CODES.SQL_PARAM, `cannot write ${String(value)} as a SQL literal`);
 }
