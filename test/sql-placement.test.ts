@@ -16,17 +16,6 @@ const SQL_FOLDERS = ['src/store/', 'src/analytics/'];
 /** Files whose SQL is the user's: `tariffs sql` runs what it is given. */
 const USER_SQL = ['src/cli/commands/sql.ts'];
 
-/** Temporary: files whose read queries are being moved into sql/public/ relations on other
- *  branches. The lead empties this list when they merge; do not add to it. costCharts.ts reads
- *  the temp table costReports.ts makes, so it moves with it. */
-const MOVING_TO_SQL_PUBLIC = [
-  'src/report/reports.ts',
-  'src/report/costReports.ts',
-  'src/report/html/buildHtmlReport.ts',
-  'src/report/html/costCharts.ts',
-  'src/schedule/warehouseStatus.ts',
-];
-
 /** A statement, not an English word in a help text: SELECT … FROM, INSERT INTO, UPDATE … SET, DELETE FROM. */
 const STATEMENT = /\bSELECT\b[\s\S]*\bFROM\b|\bINSERT\s+(OR\s+\w+\s+)?INTO\b|\bUPDATE\s+[\w."]+\s+SET\b|\bDELETE\s+FROM\b/;
 
@@ -73,13 +62,8 @@ describe('SQL statements in TypeScript', () => {
 
   it('live only in src/store/ and src/analytics/', () => {
     const outside = files.filter((f) => !SQL_FOLDERS.some((folder) => f.startsWith(folder)))
-      .filter((f) => !USER_SQL.includes(f) && !MOVING_TO_SQL_PUBLIC.includes(f));
+      .filter((f) => !USER_SQL.includes(f));
     expect(outside.length).toBeGreaterThan(50);
     expect(outside.flatMap((f) => statementsIn(f, readFileSync(join(ROOT, f), 'utf8')))).toEqual([]);
-  });
-
-  it('still sit in each file allowed them for now (else it leaves the list)', () => {
-    const stale = MOVING_TO_SQL_PUBLIC.filter((f) => statementsIn(f, readFileSync(join(ROOT, f), 'utf8')).length === 0);
-    expect(stale).toEqual([]);
   });
 });

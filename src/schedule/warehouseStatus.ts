@@ -2,12 +2,18 @@
 // complete and the holes of the last 7 days; per job its last recorded run; per meter how fresh
 // its readings are. Read-only.
 import { missingSlotsByTariff } from '../analytics/gaps.js';
+import {
+  jobStatus, latestSlots, meterFreshnessAt, missingOptionalResources, quietTariffs as quietTariffRows, tariffsWithSlots, withdrawnTariffs,
+  type MeterStatus,
+} from '../analytics/warehouseFacts.js';
 import type { BusyAttempt } from '../store/busyAttempts.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { addLocalDays, formatLocal, formatUtc, localDateOf, localDayBounds } from '../time/index.js';
 import { dayAheadStatus, type DayAheadState } from './dayAheadStatus.js';
 import { JOB_NAMES } from './Job.js';
 import type { TrackedSelection, TrackedSource } from './trackedTariffs.js';
+
+export type { MeterStatus } from '../analytics/warehouseFacts.js';
 
 
 export interface TariffStatus {
@@ -55,23 +61,6 @@ export interface JobRunStatus {
   last_busy_at: string | null;
 }
 
-/** A meter with readings, as the macro meter_freshness_at answers as of the status's instant. */
-export interface MeterStatus {
-  meter_point: string;
-  serial: string;
-  fuel: string | null;
-  is_export: boolean | null;
-  /** null: a meter known only from an imported file. */
-  account_number: string | null;
-  /** End of its newest half-hour. */
-  latest_reading: string;
-  latest_local_date: string;
-  /** London days from the newest reading's day to today's (1: yesterday's readings are in). */
-  age_days: number;
-  /** Half-hours without a reading in the 7 London days before today. */
-  holes_7d: number;
-}
-
 export interface WarehouseStatus {
   now: string;
   tariffs: TariffStatus[];
@@ -88,18 +77,17 @@ export async function warehouseStatus(
   const windowTo = localDayBounds(addLocalDays(today, 1)).end;
   const dayAhead = await dayAheadStatus(warehouse, selection, now);
   // The status facts are relations of sql/public (latest_slots, withdrawn_tariffs, job_status …).
-  const latest = new Map((await warehouse.all('SELECT * FROM latest_slots')).map((r) => [r.tariff_code as string, r]));
+  const latest = new Map((await latestSlots(warehouse)).map((r) => [r.tariff_code as string, r]));
   // the tariffs with a half-hour stored in the last 7 local days and tomorrow, and their gaps there
-  const stored = new Set((await warehouse.all('SELECT * FROM tariffs_with_slots(CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ))',
-    { from: windowFrom.toISOString(), to: windowTo.toISOString() })).map((r) => String(r.tariff_code)));
+  const stored = new Set((await tariffsWithSlots(warehouse, windowFrom, windowTo)).map((r) => String(r.tariff_code)));
   const gaps = await missingSlotsByTariff(warehouse, { from: windowFrom, to: windowTo });
   const missing = new Map<string, MissingOptional[]>();
-  for (const r of await warehouse.all('SELECT * FROM missing_optional_resources ORDER BY tariff_code, resource')) {
+  for (const r of await missingOptionalResources(warehouse)) {
     const list = missing.get(r.tariff_code as string) ?? [];
     list.push({ resource: r.resource as string, status: (r.http_status ?? r.error_code ?? null) as number | string | null, checked_at: r.checked_at as string });
     missing.set(r.tariff_code as string, list);
   }
-  const withdrawn = new Map((await warehouse.all('SELECT * FROM withdrawn_tariffs')).map((r) => [r.tariff_code as string, r.seen_at as string]));
+  const withdrawn = new Map((await withdrawnTariffs(warehouse)).map((r) => [r.tariff_code as string, r.seen_at as string]));
   const quiet = await quietTariffs(warehouse, localDayBounds(today).start);
   const tariffs = dayAhead.map((t): TariffStatus => {
     const l = latest.get(t.tariffCode);
@@ -121,7 +109,7 @@ export async function warehouseStatus(
     };
   });
   // job_status counts the stored busy attempts; those still beside the file are added here
-  const byJob = new Map((await warehouse.all('SELECT * FROM job_status')).map((r) => [r.job as string, r]));
+  const byJob = new Map((await jobStatus(warehouse)).map((r) => [r.job as string, r]));
   const pending = pendingBusy.map((a) => ({ job: a.job, at: Date.parse(a.attempted_at) }));
   const known = new Set([...byJob.keys(), ...pending.map((b) => b.job)]);
   const names = [...JOB_NAMES, ...[...known].filter((j) => !(JOB_NAMES as readonly string[]).includes(j)).sort()];
@@ -146,13 +134,13 @@ export async function warehouseStatus(
       error: run.error as string | null, busy_attempts: count, last_busy_at: last,
     };
   });
-  const meters = await warehouse.all<MeterStatus>('SELECT * FROM meter_freshness_at(CAST($now AS TIMESTAMPTZ))', { now: now.toISOString() });
+  const meters = await meterFreshnessAt(warehouse, now);
   return { now: formatUtc(now), tariffs, jobs, meters };
 }
 
 /** Tariffs whose every unit rate ended by `todayStart` although a fetch of their unit rates
  *  succeeded after that end (their URL answers, with nothing new): tariff → the last rate's day. */
 async function quietTariffs(warehouse: Warehouse, todayStart: Date): Promise<Map<string, string>> {
-  const rows = await warehouse.all('SELECT * FROM quiet_tariffs(CAST($today AS TIMESTAMPTZ))', { today: todayStart.toISOString() });
+  const rows = await quietTariffRows(warehouse, todayStart);
   return new Map(rows.map((r) => [r.tariff_code as string, localDateOf(new Date(Date.parse(r.ended as string) - 1))]));
 }

@@ -3,7 +3,7 @@
 // method × rate type), the newest first, the last 14 local days as daily charts (the cheapest 2
 // hours marked; an export tariff's dearest), and folded away a chart per earlier month (at most
 // 24, newest first) and one chart of every month. readHtmlData reads public relations of
-// sql/public; each section is then drawn with no query (pageSections), and assemblePage makes the
+// sql/public (src/analytics/pageData.ts); each section is then drawn with no query (pageSections), and assemblePage makes the
 // page of them.
 import type { Logger } from 'pino';
 import type { Params, Warehouse } from '../../store/Warehouse.js';
@@ -12,6 +12,7 @@ import { costData, costSection, scenarioColours, type CostData } from './costCha
 import { householdOverview } from './householdSection.js';
 import { scopeParams, type ExportScope } from '../exportScope.js';
 import { dailyStats, type DailyStatsRow } from '../../analytics/dailyStats.js';
+import { bestWindowPerDay, priceSeries, recentDayPrices, type PointRow, type WindowRow } from '../../analytics/pageData.js';
 import { monthlyStats, type MonthlyStatsRow } from '../../analytics/monthlyStats.js';
 import { regionName } from '../../api/discover.js';
 import { dayChartSpec, historyChartSpec, monthChartSpec, type DayPoint, type MonthDay } from './chartSpecs.js';
@@ -24,26 +25,6 @@ export const HTML_LIMITS = { days: 14, months: 24, cheapestSlots: 4 } as const;
 type DailyRow = DailyStatsRow & { key: string };
 /** A month of a series, its key beside it. */
 type MonthRow = MonthlyStatsRow & { key: string };
-
-/** A half-hour of a day drawn (recent_day_prices). */
-interface PointRow {
-  key: string;
-  local_date: string;
-  period: number;
-  price: number;
-  negative: boolean;
-}
-
-/** The best window of a local day (best_window_per_day: an import tariff's cheapest, an export
- *  tariff's dearest), with the settlement period it starts in. */
-interface WindowRow {
-  key: string;
-  local_date: string;
-  period: number;
-  local_start: string;
-  local_end: string;
-  mean_inc_vat: number;
-}
 
 /** A chart's Vega-Lite spec, kept beside its SVG (tests read them: scales, scenarios, names). */
 export interface ChartSpecOf {
@@ -103,7 +84,7 @@ export async function readHtmlData(
 ): Promise<HtmlData> {
   const params = scopeParams(scope);
   working('reading the price series');
-  const series = await warehouse.all('SELECT * FROM price_series');
+  const series = await priceSeries(warehouse);
   const labels = new Map(series.map((s) => [seriesKey(s), String(s.series_label)]));
   const labelOf = (row: { tariff_code: unknown; payment_method: unknown; rate_type: unknown }) => labels.get(seriesKey(row)) ?? String(row.tariff_code);
   working('reading daily statistics');
@@ -116,17 +97,9 @@ export async function readHtmlData(
   const exportTariffs = [...new Set(series.filter((s) => s.direction === 'EXPORT' && scope.tariffs.includes(String(s.tariff_code)))
     .map((s) => String(s.tariff_code)))].sort();
   working('reading the best 2-hour windows');
-  const windows = (await warehouse.all('SELECT * FROM best_window_per_day($tariffs, $n_slots, $range_from, $range_to)',
-    { ...params, n_slots: HTML_LIMITS.cheapestSlots })).map((w): WindowRow => ({
-    key: String(w.series_label), local_date: String(w.local_date), period: Number(w.settlement_period),
-    local_start: String(w.local_start), local_end: String(w.local_end), mean_inc_vat: Number(w.mean_inc_vat),
-  }));
+  const windows = await bestWindowPerDay(warehouse, params, HTML_LIMITS.cheapestSlots);
   working('reading the half-hours of the days drawn');
-  const points = (await warehouse.all('SELECT * FROM recent_day_prices($tariffs, $n_days, $range_from, $range_to)',
-    { ...params, n_days: HTML_LIMITS.days })).map((p): PointRow => ({
-    key: String(p.series_label), local_date: String(p.local_date), period: Number(p.settlement_period),
-    price: Number(p.value_inc_vat), negative: p.negative === true,
-  }));
+  const points = await recentDayPrices(warehouse, params, HTML_LIMITS.days);
   const names = seriesNames(series);
   const costs = costParams ? await costData(warehouse, costParams, working) : [];
   return { daily, months, windows, points, names, exportTariffs, costs };

@@ -3,8 +3,9 @@
 // on throughout is their bar, not a second one; figures that cannot be compared drawn pale), and
 // one of daily consumption (kWh, bars) against the daily mean price paid (p/kWh, line). The meters
 // and their compared tariffs are the export's cost scope (costReports.ts: export_cost_meters); the
-// figures are household_costs' and daily_use's (sql/public), read by costData, drawn by costSection.
-import { listValue } from '@duckdb/node-api';
+// figures are household_costs' and daily_use's (sql/public), read by costData (through
+// src/analytics/pageData.ts), drawn by costSection.
+import { dailyUse, exportCostMeters, householdCosts } from '../../analytics/pageData.js';
 import type { Params, Warehouse } from '../../store/Warehouse.js';
 import type { JsRow } from '../../store/rowsToJs.js';
 import { COLORS, SCENARIO_COLORS } from './chartSpecs.js';
@@ -115,7 +116,7 @@ export interface CostData {
  *  (prepareCostScope), each meter's figures from household_costs and its days from daily_use;
  *  `working` is told each meter. */
 export async function costData(warehouse: Warehouse, params: Params, working: (what: string) => void = () => undefined): Promise<CostData[]> {
-  const meters = await warehouse.all('SELECT meter_point, is_export, tariffs FROM export_cost_meters ORDER BY meter_point');
+  const meters = await exportCostMeters(warehouse);
   const out: CostData[] = [];
   for (const meter of meters) {
     const mp = String(meter.meter_point);
@@ -123,12 +124,8 @@ export async function costData(warehouse: Warehouse, params: Params, working: (w
     const tariffs = (meter.tariffs as string[]).map(String);
     const named = Array.isArray(params) ? {} : params;
     const range = { cost_from: named.cost_from ?? null, cost_to: named.cost_to ?? null, payment: named.payment ?? 'DIRECT_DEBIT' };
-    const figures = (await warehouse.all(`SELECT * FROM household_costs($mp, CAST($tariffs AS VARCHAR[]), CAST($cost_from AS TIMESTAMPTZ),
-      CAST($cost_to AS TIMESTAMPTZ), payment := $payment)`, { ...range, mp, tariffs: listValue(tariffs) })).map(figureOf);
-    const daily = (await warehouse.all(`SELECT * FROM daily_use($mp, CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ),
-      payment := $payment)`, { ...range, mp })).map((d) => ({
-      local_date: String(d.local_date), kwh: Number(d.kwh), price: d.mean_price_inc_vat === null ? null : Number(d.mean_price_inc_vat),
-    }));
+    const figures = (await householdCosts(warehouse, mp, tariffs, range)).map(figureOf);
+    const daily = await dailyUse(warehouse, mp, range);
     const fuel = figures.length > 0 ? (figures[0]!.fuel ?? null) : null;
     const rows = figures.map((f) => f.figure);
     out.push({
