@@ -56,6 +56,12 @@ export async function metersReadBy(warehouse: Warehouse, asOf: Date): Promise<st
   return rows.map((r) => r.meter_point);
 }
 
+/** When a meter's stored readings end (null: none): the instant the page's "from here" asks as of. */
+export async function readingsEnd(warehouse: Warehouse, meterPoint: string): Promise<Date | null> {
+  const row = await warehouse.one('SELECT max(interval_end) AS until FROM consumption WHERE meter_point = $mp', { mp: meterPoint });
+  return row?.until ? new Date(String(row.until)) : null;
+}
+
 export async function compareAhead(warehouse: Warehouse, request: AheadRequest): Promise<JsRow[]> {
   const [point, serial] = request.meter.split(':');
   const read = (await warehouse.one(`SELECT count(*) AS n FROM consumption

@@ -24,5 +24,5 @@ export { rangeCoverage, seriesKey, type CoverageRow } from './rangeCoverage.js';
 export { rollingStart } from './rollingStart.js';
 export { describeDispatchMode, meterOnIog, parseDispatchMode, type DispatchMode } from './dispatchMode.js';
 export { offPeakPeriods, type OffPeakPeriodRow, type OffPeakPeriodsRequest } from './offPeakPeriods.js';
-export { HORIZONS, compareAhead, compareAheadCall, compareAheadStatement, metersReadBy, parseHorizon, type AheadRequest, type Horizon } from './compareAhead.js';
+export { HORIZONS, compareAhead, compareAheadCall, compareAheadStatement, metersReadBy, parseHorizon, readingsEnd, type AheadRequest, type Horizon } from './compareAhead.js';
 export { backtestAhead, eveOf, type BacktestRequest, type BacktestRow } from './backtestAhead.js';

@@ -5,7 +5,10 @@
 // and their compared tariffs are the export's cost scope (costReports.ts: export_cost_meters); the
 // figures are household_costs' and daily_use's (sql/public), read by costData (through
 // src/analytics/pageData.ts), drawn by costSection.
+import { compareAhead, readingsEnd } from '../../analytics/compareAhead.js';
+import type { PaymentMethod } from '../../analytics/costs.js';
 import { dailyUse, exportCostMeters, householdCosts } from '../../analytics/pageData.js';
+import { NoDataError } from '../../errors.js';
 import type { Params, Warehouse } from '../../store/Warehouse.js';
 import type { JsRow } from '../../store/rowsToJs.js';
 import { COLORS, SCENARIO_COLORS } from './chartSpecs.js';
@@ -110,6 +113,9 @@ export interface CostData {
   /** Its rows of the last month and the last year. */
   summary: CostFigure[];
   daily: { local_date: string; kwh: number; price: number | null }[];
+  /** What the 30 days after its last reading would cost at its agreement and at each compared
+   *  tariff (compare_ahead as of that instant); null when the rule has no expected use for it. */
+  ahead: { asOf: Date; rows: JsRow[] } | null;
 }
 
 /** Each meter's costs: the meters and their compared tariffs of the export's cost scope
@@ -131,9 +137,24 @@ export async function costData(warehouse: Warehouse, params: Params, working: (w
     out.push({
       mp, isExport: meter.is_export === true, fuel, tariffs,
       monthly: rows.filter((r) => r.period === 'month'), summary: rows.filter((r) => r.period !== 'month'), daily,
+      ahead: await aheadOf(warehouse, mp, tariffs, range.payment as PaymentMethod),
     });
   }
   return out;
+}
+
+/** compare --ahead 30d as of the end of the meter's readings (so that the same data give the same
+ *  page), at its compared tariffs; null when it has too little history (the rule refuses). */
+async function aheadOf(warehouse: Warehouse, mp: string, tariffs: string[], payment: PaymentMethod): Promise<CostData['ahead']> {
+  const asOf = await readingsEnd(warehouse, mp);
+  if (asOf === null) return null;
+  try {
+    const rows = await compareAhead(warehouse, { meter: mp, asOf, horizon: '30d', payment, rounded: true, ...(tariffs.length > 0 ? { tariffs } : {}) });
+    return { asOf, rows };
+  } catch (error) {
+    if (error instanceof NoDataError) return null;
+    throw error;
+  }
 }
 
 function figureOf(r: JsRow): { fuel: string | null; figure: CostFigure } {

@@ -12,7 +12,7 @@ const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 
 /** The household section: a table per meter, in the order of the meters. */
 export function householdOverview(meters: readonly CostData[], names: ReadonlyMap<string, string>, colours: ReadonlyMap<string, string>): HouseholdModel {
   const tables = meters.flatMap((meter) => {
-    const forward = fromHere(meter);
+    const forward = fromHere(meter, names);
     return [meterTable(meter, names, colours), ...(forward ? [forward] : [])];
   });
   return {
@@ -26,14 +26,37 @@ export function householdOverview(meters: readonly CostData[], names: ReadonlyMa
   };
 }
 
-/**
- * The slot for a meter's "from here" table: what each tariff would cost from now on (forward
- * costs per tariff). Nothing yet: the table is built elsewhere and returned here when it is, to be
- * drawn under the meter's table of past costs.
- */
-export function fromHere(meter: CostData): PageTable | undefined {
-  void meter;
-  return undefined;
+/** The meter's next 30 days from its last reading, at its agreement and at each compared tariff
+ *  (compare_ahead): the expected cost, how much of it rests on published prices, and the rank
+ *  (1 = cheapest; an export meter: earns most). Undefined when the rule has no expected use. */
+export function fromHere(meter: CostData, names: ReadonlyMap<string, string>): PageTable | undefined {
+  if (!meter.ahead || meter.ahead.rows.length === 0) return undefined;
+  const named = (code: string) => (names.has(code) ? `${code} — ${names.get(code)}` : code);
+  const from = String(meter.ahead.rows[0]!.horizon_from).slice(0, 10);
+  const to = String(meter.ahead.rows[0]!.horizon_to).slice(0, 10);
+  const pounds = (pence: unknown) => `£${(Number(pence) / 100).toFixed(2)}`;
+  const rows = meter.ahead.rows.map((r) => {
+    const total = r.total_inc_vat;
+    const share = `${Math.round(Number(r.published_share ?? 0) * 100)} %`;
+    const cost: PageCell = total === null
+      ? { text: '—', mark: 'none', note: 'no prices stored for these days' }
+      : Number(r.rank) === 1
+        ? { text: pounds(total), mark: 'best', note: meter.isExport ? 'earns most' : 'cheapest expected' }
+        : { text: pounds(total), mark: 'ranked' };
+    return {
+      label: `${r.is_current === true ? 'Your agreement: ' : ''}${named(String(r.tariff_code))}`,
+      cells: [cost, { text: total === null ? '—' : share, mark: 'none' as const }],
+    };
+  });
+  return {
+    id: `ahead-${meter.mp}`,
+    heading: `From here: the next 30 days (${from} to ${to})`,
+    columns: [meter.isExport ? 'Expected earnings' : 'Expected cost', 'From published prices'],
+    rows,
+    notes: [
+      `As of the meter's last reading. Expected use: for each half-hour of the day, weekdays and weekends apart, the mean of its complete days among the 28 before (docs/decisions/expected-use.md); prices not yet published are estimated (docs/compare-ahead.md).`,
+    ],
+  };
 }
 
 /** One meter's table: a row per scenario, a column for the last month and one for the last year. */
