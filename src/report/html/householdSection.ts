@@ -51,7 +51,7 @@ export function fromHere(meter: CostData, names: ReadonlyMap<string, string>): P
   return {
     id: `ahead-${meter.mp}`,
     heading: `From here: the next 30 days (${from} to ${to})`,
-    columns: [meter.isExport ? 'Expected earnings' : 'Expected cost', 'From published prices'],
+    columns: ['At', meter.isExport ? 'Expected earnings' : 'Expected cost', 'From published prices'],
     rows,
     notes: [
       `As of the meter's last reading. Expected use: for each half-hour of the day, weekdays and weekends apart, the mean of its complete days among the 28 before (docs/decisions/expected-use.md); prices not yet published are estimated (docs/compare-ahead.md).`,
