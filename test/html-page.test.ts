@@ -6,6 +6,7 @@
 // costs, carried and incomplete figures marked and never ranked, then the price sections, the
 // newest first, their older history folded; one meaning per colour.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compareAhead } from '../src/analytics/compareAhead.js';
 import { silentLogger } from '../src/log/createLogger.js';
 import { prepareCostScope } from '../src/report/costReports.js';
 import { resolveScope, scopeParams } from '../src/report/exportScope.js';
@@ -24,6 +25,8 @@ const tmp = tempDir('tariffs-html-page-');
 const db = tmp.file('demo.duckdb');
 let report: HtmlReport;
 let standingCharges: number;
+/** compare_ahead's rows for the import meter as of the page's cost range's end, at its tariffs. */
+let ahead: Awaited<ReturnType<typeof compareAhead>>;
 
 beforeAll(async () => {
   await copyOfDemoWarehouse(db);
@@ -36,6 +39,9 @@ beforeAll(async () => {
     const params = { ...scopeParams(scope), payment: 'DIRECT_DEBIT', cost_from: from.toISOString(), cost_to: to.toISOString() };
     await prepareCostScope(warehouse, params);
     report = await buildHtmlReport(warehouse, scope, silentLogger(), params);
+    ahead = await compareAhead(warehouse, {
+      meter: HOUSEHOLD.importMpan, asOf: to, horizon: '30d', payment: 'DIRECT_DEBIT', rounded: true, tariffs: [IMPORT, 'E-1R-VAR-17-01-11-A'],
+    });
     standingCharges = Number((await warehouse.one(`SELECT count(*) AS n FROM standing_charges
       WHERE tariff_code IN (SELECT tariff_code FROM agreements WHERE meter_point = $meter)`, { meter: HOUSEHOLD.importMpan }))!.n);
   } finally {
@@ -149,6 +155,19 @@ describe('the HTML page', () => {
     const values = bars.data.values as { scenario: string; comparable: boolean }[];
     expect(values.filter((v) => v.scenario === 'E-1R-VAR-17-01-11-A').every((v) => !v.comparable)).toBe(true);
     expect(values.filter((v) => v.scenario === IMPORT).every((v) => v.comparable)).toBe(true);
+  });
+
+  it("adds under each meter its next 30 days from here, compare_ahead's totals, the cheapest marked", () => {
+    const household = sections(report.html)[0]!.text;
+    const table = household.slice(household.indexOf(`id="ahead-${HOUSEHOLD.importMpan}"`)).split('</table>')[0]!;
+    expect(table).toMatch(/From here: the next 30 days \(2023-11-05 to /);
+    const figures = [...table.matchAll(/<td class="figure (\w+)">(£[\d.]+)/g)].map(([, mark, text]) => ({ mark, text }));
+    expect(ahead.length).toBe(2);
+    expect(figures).toEqual(ahead.map((r) => ({
+      mark: Number(r.rank) === 1 ? 'best' : 'ranked',
+      text: `£${(Number(r.total_inc_vat) / 100).toFixed(2)}`,
+    })));
+    expect(figures.filter((f) => f.mark === 'best')).toHaveLength(1);
   });
 
   it('gives each colour one meaning across the page', () => {

@@ -137,17 +137,19 @@ export async function costData(warehouse: Warehouse, params: Params, working: (w
     out.push({
       mp, isExport: meter.is_export === true, fuel, tariffs,
       monthly: rows.filter((r) => r.period === 'month'), summary: rows.filter((r) => r.period !== 'month'), daily,
-      ahead: await aheadOf(warehouse, mp, tariffs, range.payment as PaymentMethod),
+      ahead: await aheadOf(warehouse, mp, tariffs, range.payment as PaymentMethod, range.cost_to === null ? null : new Date(String(range.cost_to))),
     });
   }
   return out;
 }
 
-/** compare --ahead 30d as of the end of the meter's readings (so that the same data give the same
- *  page), at its compared tariffs; null when it has too little history (the rule refuses). */
-async function aheadOf(warehouse: Warehouse, mp: string, tariffs: string[], payment: PaymentMethod): Promise<CostData['ahead']> {
-  const asOf = await readingsEnd(warehouse, mp);
-  if (asOf === null) return null;
+/** compare --ahead 30d as of the end of the meter's readings, or of the page's cost range if that
+ *  ends first (so that the same data give the same page), at its compared tariffs; null when it
+ *  has too little history (the rule refuses). */
+async function aheadOf(warehouse: Warehouse, mp: string, tariffs: string[], payment: PaymentMethod, rangeEnd: Date | null): Promise<CostData['ahead']> {
+  const end = await readingsEnd(warehouse, mp);
+  if (end === null) return null;
+  const asOf = rangeEnd !== null && rangeEnd < end ? rangeEnd : end;
   try {
     const rows = await compareAhead(warehouse, { meter: mp, asOf, horizon: '30d', payment, rounded: true, ...(tariffs.length > 0 ? { tariffs } : {}) });
     return { asOf, rows };
