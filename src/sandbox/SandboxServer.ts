@@ -97,7 +97,10 @@ export class SandboxServer implements Sandbox {
     this.powerUps = options.powerUps;
     this.dayAhead = options.dayAhead ?? false;
     this.onSaleAtClock = options.onSaleAtClock ?? false;
-    this.server = createServer({ keepAlive: true }, (req, res) => {
+    // An idle connection is kept for a minute, not Node's 5 s: a client busy for longer (a test
+    // parsing 81,403 records) may otherwise reuse a socket the server has just closed, before it
+    // has read the close (ECONNRESET); the supplier's own servers keep connections longer too.
+    this.server = createServer({ keepAlive: true, keepAliveTimeout: 60_000, headersTimeout: 61_000 }, (req, res) => {
       void this.handle(req, res);
     });
   }
