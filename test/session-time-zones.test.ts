@@ -6,6 +6,7 @@
 // view, every macro (arguments in MACRO_CALLS) and every README SQL example; each must give the
 // UTC answer. Instants compare as epoch microseconds, doubles to 1e-9 relative.
 import { createReadStream, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   DuckDBConnection, DuckDBDateValue, DuckDBDecimalValue, DuckDBInstance, DuckDBIntervalValue, DuckDBListValue,
@@ -18,6 +19,7 @@ import { COMPLETED_DISPATCHES, EV_HOUSEHOLD, SANDBOX_EV_ACCOUNT, SANDBOX_EV_DEVI
 import { Warehouse } from '../src/store/Warehouse.js';
 import { recordDispatchFetch, writeDispatches } from '../src/store/writeDispatches.js';
 import { copyOfDemoWarehouse } from './helpers/demoWarehouse.js';
+import { markdownFiles, REPO } from './helpers/markdownBlocks.js';
 import { tempDir } from './helpers/warehouseTools.js';
 
 const ZONES = ['UTC', 'Europe/London', 'America/New_York', 'Australia/Sydney'] as const;
@@ -58,6 +60,10 @@ const MONTHS_SPRING = `${ts('2023-03-01 00:00:00+00')}, ${ts('2023-05-01 00:00:0
 const MONTHS_FALL = `${ts('2023-10-01 00:00:00+01')}, ${ts('2023-12-01 00:00:00+00')}`; // Sydney 10-01 too
 
 /** Representative calls of every macro (a query naming it); the test fails for a macro not listed. */
+/** The export's cost scope over the fall-back fortnight (cost_meters as the cost macros take it). */
+const COST_SCOPE = `(SELECT list(m) FROM cost_meters(['${J}'], ${COST_FALL}) AS m)`;
+const COST_SCOPE_METERS = `(SELECT list(meter_point) FROM cost_meters(['${J}'], ${COST_FALL}))`;
+
 const MACRO_CALLS: Record<string, string[]> = {
   cheapest_slots: [
     `SELECT * FROM cheapest_slots('${J}', 6, ${J_FALL})`,
@@ -179,6 +185,32 @@ const MACRO_CALLS: Record<string, string[]> = {
   tariff_fuel: [`SELECT tariff_code, tariff_fuel(tariff_code) AS fuel, tariff_fuel('G-1R-NOPE-99-A') AS gas, tariff_fuel('X') AS neither FROM tariffs`],
   tariff_direction: [`SELECT tariff_code, tariff_direction(tariff_code) AS direction, tariff_direction('E-1R-OUTGOING-NOPE-A') AS outgoing FROM tariffs`],
   tariff_mismatch: [`SELECT m.meter_point, t.tariff_code, tariff_mismatch(m.meter_point, t.tariff_code) AS why FROM meter_points AS m, tariffs AS t`],
+  // the page's, the status facts', the export reports' and issue 55's macros, and the rounding
+  round_price: [`SELECT tariff_code, valid_from, round_price(value_inc_vat / 3) AS third FROM unit_rates WHERE tariff_code = '${J}' ORDER BY ALL LIMIT 500`],
+  round_gbp: [`SELECT interval_start, round_gbp(kwh * 24.5) AS pounds FROM consumption WHERE meter_point = '${IMPORT}' ORDER BY ALL LIMIT 500`],
+  series_label: [`SELECT DISTINCT tariff_code, payment_method, rate_type, series_label(tariff_code, payment_method, rate_type) AS label FROM unit_rates ORDER BY ALL`],
+  best_window_per_day: [`SELECT * FROM best_window_per_day(['${J}', '${EV}'], 4, ${J_FALL})`, `SELECT * FROM best_window_per_day(['${EV}'], 4, ${EV_SPRING})`],
+  recent_day_prices: [`SELECT * FROM recent_day_prices(['${J}'], 3, ${J_FALL})`],
+  household_costs: [`SELECT * FROM household_costs('${IMPORT}', ['${J}', '${VAR}'], ${COST_FALL})`],
+  daily_use: [`SELECT * FROM daily_use('${IMPORT}', ${COST_FALL})`],
+  tariffs_with_slots: [`SELECT * FROM tariffs_with_slots(${J_FALL})`],
+  quiet_tariffs: [`SELECT * FROM quiet_tariffs(${ts('2100-01-01 00:00:00+00')})`],
+  report_cheapest_per_day: [`SELECT * FROM report_cheapest_per_day(['${J}'], 4, ${J_FALL})`],
+  report_negative_slots: [`SELECT * FROM report_negative_slots(['${J}'], NULL, NULL)`],
+  report_negative_runs: [`SELECT * FROM report_negative_runs(['${J}'], NULL, NULL)`],
+  report_half_hourly_prices: [`SELECT * FROM report_half_hourly_prices(['${J}', '${EV}'], ${J_FALL})`],
+  cost_meters: [`SELECT * FROM cost_meters(['${J}', '${VAR}'], ${COST_FALL})`],
+  scope_monthly_costs: [`SELECT * FROM scope_monthly_costs(${COST_SCOPE}, ['actual', '${J}'], ${COST_SCOPE_METERS}, ${COST_FALL}, 'DIRECT_DEBIT')`],
+  scope_comparison: [`SELECT * FROM scope_comparison(${COST_SCOPE}, ['${J}'], ${COST_SCOPE_METERS}, ${COST_FALL}, 'DIRECT_DEBIT')`],
+  report_monthly_costs: [`SELECT * FROM report_monthly_costs(${COST_SCOPE}, (SELECT list(c) FROM scope_monthly_costs(${COST_SCOPE}, ['actual', '${J}'], ${COST_SCOPE_METERS}, ${COST_FALL}, 'DIRECT_DEBIT') AS c))`],
+  report_tariff_comparison: [`SELECT * FROM report_tariff_comparison(${COST_SCOPE}, (SELECT list(c) FROM scope_comparison(${COST_SCOPE}, ['${J}'], ${COST_SCOPE_METERS}, ${COST_FALL}, 'DIRECT_DEBIT') AS c))`],
+  expected_use: [`SELECT * FROM expected_use('${IMPORT}', ${ts('2023-10-28 17:00:00+01')})`, `SELECT * FROM expected_use('${IMPORT}', ${ts('2024-03-30 17:00:00+00')})`],
+  tariffs_on_sale: [`SELECT * FROM tariffs_on_sale('${IMPORT}', ${ts('2023-10-28 17:00:00+01')})`, `SELECT * FROM tariffs_on_sale('${EXPORT}', ${ts('2023-10-28 17:00:00+01')}, region := 'C')`],
+  compare_ahead: [
+    `SELECT * FROM compare_ahead('${IMPORT}', ${ts('2023-10-28 17:00:00+01')}, 'tomorrow', tariffs := ['${J}', '${VAR}'])`,
+    `SELECT * FROM compare_ahead('${IMPORT}', ${ts('2023-10-01 00:00:00+01')}, '30d', tariffs := ['${J}'])`,
+  ],
+  seasonal_scale: [`SELECT * FROM seasonal_scale('${IMPORT}', ${ts('2024-02-28 17:00:00+00')})`],
 };
 
 /** Results longer than this are compared by a digest computed in DuckDB (rate_slots: ~780k rows):
@@ -407,7 +439,9 @@ describe('every macro answers as in a UTC session', () => {
 
 /** The README's SQL over the warehouse: the ```sql blocks' statements and every `tariffs sql "…"`. */
 function readmeStatements(): string[] {
-  const text = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  // README.md and docs/, each page's hand-written part (docs/sql.md's generated reference holds the
+  // contracts' examples, which the MACRO_CALLS above cover)
+  const text = markdownFiles().map((file) => readFileSync(join(REPO, file), 'utf8').split('<!-- reference: generated')[0]!).join('\n');
   const statements: string[] = [];
   for (const block of text.matchAll(/```sql\n([\s\S]*?)```/g)) {
     const body = block[1]!.split('\n').filter((line) => !line.trim().startsWith('--')).join('\n');
