@@ -147,7 +147,7 @@ describe('exports carry instants beside local times', () => {
     const fallBack = new Set(changeDays('50'));
     const repeated = csv(utcDir, 'negative_slots').rows.filter((r) => fallBack.has(r.local_date!));
     expect(new Set(repeated.map((r) => r.start_utc)).size).toBe(repeated.length);
-  });
+  }, 180_000); // every row of every report, half_hourly_prices (176,356 rows) included
 
   it('ordering by the _utc column puts the fall-back day\'s two 01:00 half-hours in true order (the text misorders them)', async () => {
     const fallBack = csv(utcDir, 'daily_stats').rows.filter((r) => r.expected_slots === '50').map((r) => r.local_date!);
