@@ -211,10 +211,7 @@ const MACRO_CALLS: Record<string, string[]> = {
   // which tariff from here (issue 55): the profile, what is on sale, the forward costs
   expected_use: [from(`expected_use('${IMPORT_MP}', ${at('2023-10-28 17:00:00')})`), from(`expected_use('${IMPORT_MP}', ${at('2023-03-27 17:00:00')})`)],
   tariffs_on_sale: [from(`tariffs_on_sale('${IMPORT_MP}', ${at('2023-10-28 17:00:00')})`), from(`tariffs_on_sale('${EXPORT_MP}', ${at('2023-10-28 17:00:00')}, region := 'C')`)],
-  compare_ahead: [
-    from(`compare_ahead('${IMPORT_MP}', ${at('2023-10-28 17:00:00')}, 'tomorrow', tariffs := ['${AGILE_J}', '${FLEXIBLE}'])`),
-    from(`compare_ahead('${IMPORT_MP}', ${at('2023-10-01 00:00:00')}, '30d', tariffs := ['${AGILE_J}'], payment := 'NON_DIRECT_DEBIT')`),
-  ],
+  compare_ahead: [from(`compare_ahead('${IMPORT_MP}', ${at('2023-10-28 17:00:00')}, 'tomorrow', tariffs := ['${AGILE_J}', '${FLEXIBLE}'])`)],
   seasonal_scale: [from(`seasonal_scale('${IMPORT_MP}', ${at('2024-02-28 17:00:00')})`)],
 };
 
@@ -323,7 +320,7 @@ beforeAll(async () => {
   };
   await Promise.all([lane(), lane()]);
   timings.probes = (performance.now() - started) / 1000;
-}, 480_000);
+}, 900_000); // the chain, then five clients on every file: minutes on 2 busy cores
 
 afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
