@@ -27,6 +27,7 @@ import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, SANDBOX_EV_ACCOUNT, startSandbox, typ
 import { readDefinitions } from '../src/store/sqlDefinitions.js';
 import { jobPaths } from '../src/store/WriteSession.js';
 import { Warehouse } from '../src/store/Warehouse.js';
+import { costScopeLiterals } from './helpers/costScope.js';
 import { runCli, type CliResult } from './helpers/runCli.js';
 
 const PROBE = fileURLToPath(new URL('./helpers/duckdbClientProbe.mjs', import.meta.url));
@@ -72,10 +73,12 @@ const SPAN = { from: '2023-03-01T00:00:00Z', to: '2024-04-15T00:00:00Z' };
  *  the windows' edges have one to find). */
 const HOLE = ['2023-06-15T13:00:00Z', '2023-06-15T13:30:00Z'];
 
-/** The export's cost scope over the consumption's half year (cost_meters as the cost macros take it). */
+/** The export's cost scope over the consumption's half year, as the export binds it: a value, the
+ *  list cost_meters gives on the chain's file (test/helpers/costScope.ts), put in after the chain. */
 const COMPARED = `'${AGILE_J}', '${FLEXIBLE}', '${OUTGOING}'`;
-const COST_SCOPE = `(SELECT list(m) FROM cost_meters([${COMPARED}], ${HALF_YEAR}) AS m)`;
-const COST_SCOPE_METERS = `(SELECT list(meter_point) FROM cost_meters([${COMPARED}], ${HALF_YEAR}))`;
+const SCOPE_CALL = `cost_meters([${COMPARED}], ${HALF_YEAR})`;
+const COST_SCOPE = '{cost scope}';
+const COST_SCOPE_METERS = '{cost scope meters}';
 
 /** Every macro of sql/ (public/ and internal/) with the calls each client must answer alike: their
  *  options, the series kinds (Agile, day/night, banded long rates), clock changes, the agreement
@@ -202,8 +205,11 @@ const MACRO_CALLS: Record<string, string[]> = {
   cost_meters: [from(`cost_meters(['${AGILE_J}', '${FLEXIBLE}', '${OUTGOING}'], NULL, NULL)`), from(`cost_meters(['${AGILE_J}'], ${HALF_YEAR})`)],
   scope_monthly_costs: [from(`scope_monthly_costs(${COST_SCOPE}, ['actual', ${COMPARED}], ${COST_SCOPE_METERS}, ${HALF_YEAR}, 'DIRECT_DEBIT')`)],
   scope_comparison: [from(`scope_comparison(${COST_SCOPE}, [${COMPARED}], ${COST_SCOPE_METERS}, ${HALF_YEAR}, 'NON_DIRECT_DEBIT')`)],
-  report_monthly_costs: [from(`report_monthly_costs(${COST_SCOPE}, (SELECT list(c) FROM scope_monthly_costs(${COST_SCOPE}, ['actual', ${COMPARED}], ${COST_SCOPE_METERS}, ${HALF_YEAR}, 'DIRECT_DEBIT') AS c))`)],
-  report_tariff_comparison: [from(`report_tariff_comparison(${COST_SCOPE}, (SELECT list(c) FROM scope_comparison(${COST_SCOPE}, [${COMPARED}], ${COST_SCOPE_METERS}, ${HALF_YEAR}, 'DIRECT_DEBIT') AS c))`)],
+  // the costs computed once, as the export's temp tables hold them
+  report_monthly_costs: [`WITH costs AS MATERIALIZED (SELECT list(c) AS costs FROM scope_monthly_costs(${COST_SCOPE}, ['actual', ${COMPARED}], ${COST_SCOPE_METERS}, ${HALF_YEAR}, 'DIRECT_DEBIT') AS c)
+    ${from(`report_monthly_costs(${COST_SCOPE}, (SELECT costs FROM costs))`)}`],
+  report_tariff_comparison: [`WITH costs AS MATERIALIZED (SELECT list(c) AS costs FROM scope_comparison(${COST_SCOPE}, [${COMPARED}], ${COST_SCOPE_METERS}, ${HALF_YEAR}, 'DIRECT_DEBIT') AS c)
+    ${from(`report_tariff_comparison(${COST_SCOPE}, (SELECT costs FROM costs))`)}`],
   // the rounding every printed and exported figure goes through (DuckDB 1.1 truncates in a
   // DECIMAL cast: these macros round in every release)
   round_price: [`SELECT tariff_code, valid_from, round_price(value_inc_vat / 3) AS third FROM unit_rates ORDER BY ALL LIMIT 500`],
@@ -284,10 +290,6 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'tariffs-old-clients-'));
   db = join(dir, 'warehouse.duckdb');
   definitions = { views: names('view'), macros: names('macro') };
-  plan = [
-    ...definitions.views.map((v) => ({ name: v, sql: `SELECT * FROM ${v}`, count: true })),
-    ...Object.entries(MACRO_CALLS).flatMap(([macro, calls]) => calls.map((sql, i) => ({ name: `${macro}#${i + 1}`, sql, count: false }))),
-  ];
   let started = performance.now();
   const sandbox = await startSandbox({});
   try {
@@ -310,6 +312,12 @@ beforeAll(async () => {
     await sandbox.close();
   }
   timings.chain = (performance.now() - started) / 1000;
+  const scope = await costScopeLiterals(snapshots.find((s) => s.step === LAST_OF_CHAIN)!.path, SCOPE_CALL);
+  const bound = (sql: string) => sql.replaceAll(COST_SCOPE_METERS, scope.meters).replaceAll(COST_SCOPE, scope.scope);
+  plan = [
+    ...definitions.views.map((v) => ({ name: v, sql: `SELECT * FROM ${v}`, count: true })),
+    ...Object.entries(MACRO_CALLS).flatMap(([macro, calls]) => calls.map((sql, i) => ({ name: `${macro}#${i + 1}`, sql: bound(sql), count: false }))),
+  ];
   started = performance.now();
   const job = join(dir, 'job.json');
   writeFileSync(job, JSON.stringify({ files: snapshots.map((s) => ({ name: s.name, db: s.path, plan: s.full ? plan : [] })) }));
@@ -491,7 +499,7 @@ function probe(packageName: string, job: string): Promise<ClientAnswer> {
       clearTimeout(timer);
       const seconds = (performance.now() - started) / 1000;
       if (code !== 0) {
-        resolve({ package: packageName, failed: `exit ${code ?? signal}: ${stderr.trim()}`, seconds });
+        resolve({ package: packageName, failed: `exit ${code ?? signal} after ${seconds.toFixed(0)} s; its last lines: ${stderr.trim().split('\n').slice(-20).join('\n')}`, seconds });
         return;
       }
       resolve({ ...(JSON.parse(readFileSync(out, 'utf8')) as ClientAnswer), seconds });

@@ -64,7 +64,7 @@
 -- rank (INTEGER; NULL when not ranked); ranked (INTEGER: how many figures of the period are).
 CREATE OR REPLACE MACRO household_costs(meter, tariffs, range_from, range_to, payment := 'DIRECT_DEBIT',
                                         dispatches := 'default') AS TABLE
-WITH months AS (
+WITH months AS MATERIALIZED (
     SELECT *, CAST(day(last_day(month)) AS INTEGER) AS calendar_days
     FROM portfolio_monthly_costs(list_prepend('actual', CAST(tariffs AS VARCHAR[])), range_from, range_to, meters := [meter], payment := payment,
                                  dispatches := dispatches, mismatches := 'skip')

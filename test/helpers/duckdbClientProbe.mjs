@@ -66,6 +66,8 @@ async function probeFile(db, plan) {
         file.results[name] = { error: String(error?.message ?? error) };
       }
       file.results[name].ms = Math.round(performance.now() - started); // for a slow statement's hunt
+      // as it goes, so that a probe stopped for its time still tells where it was
+      process.stderr.write(`${name} ${file.results[name].ms} ms\n`);
     }
   } catch (error) {
     file.open_error = String(error?.message ?? error);
