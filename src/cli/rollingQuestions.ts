@@ -5,7 +5,7 @@ import { rangeCoverage, type DispatchMode, type LengthMode, type Range } from '.
 import { dispatchPrices, type DispatchPrices } from '../analytics/dispatchPrices.js';
 import { parseDispatchMode } from './parseDispatchMode.js';
 import { CLI_WORDS } from './requestWords.js';
-import { TariffsError } from '../errors.js';
+import { ERROR_CODES, TariffsError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { describeWindow, parseUserDateTime } from '../time/index.js';
 import { parsed, price, rule, wholeMinutes } from './flagRules.js';
@@ -113,7 +113,7 @@ export async function checkCoverage(warehouse: Warehouse, flags: RollingFlags, r
   for (const gap of gaps) {
     const series = gap.payment_method === null && gap.rate_type === 'standard' ? '' : ` (${[gap.payment_method, gap.rate_type].filter(Boolean).join(', ')})`;
     const what = `${flags.tariff}${series} has no price for ${gap.missing_slots} of the ${gap.expected_slots} half-hours in ${describeWindow(asTyped(gap.range_start, range.from), asTyped(gap.range_end, range.to))}`;
-    if (flags.complete) throw new TariffsError('INCOMPLETE_RANGE', `${what}: not answering (--complete)`);
+    if (flags.complete) throw new TariffsError(ERROR_CODES.INCOMPLETE_RANGE, `${what}: not answering (--complete)`);
     process.stderr.write(`tariffs: warning: ${what}; the answer uses the priced ones\n`);
   }
 }
