@@ -22,6 +22,7 @@ import {
 } from './helpers/analyticsBruteForce.js';
 import { outgoingCPrices, regionJPrices } from './helpers/realAgilePrices.js';
 import { runCliCases, type CliResult } from './helpers/runCli.js';
+import { inCliWords } from '../src/cli/requestWords.js';
 
 const J = 'E-1R-AGILE-18-02-21-J';
 const OUT = 'E-1R-AGILE-OUTGOING-19-05-13-C';
@@ -226,8 +227,8 @@ describe('weights: Σ price × weight', () => {
 
   it('refuses weights that cannot score a window', async () => {
     await expect(cheapestWindows(warehouse, { tariff: J, slots: 2, weights: [1, 1, 1] })).rejects.toThrow(UsageError);
-    await expect(cheapestWindows(warehouse, { tariff: J, slots: 2, weights: [0, 1] })).rejects.toThrow(/--weights/);
-    await expect(cheapestWindows(warehouse, { tariff: J, slots: 2, minPrice: 5, maxPrice: 1 })).rejects.toThrow(/--min-price/);
+    await expect(inCliWords(() => cheapestWindows(warehouse, { tariff: J, slots: 2, weights: [0, 1] }))).rejects.toThrow(/--weights/);
+    await expect(inCliWords(() => cheapestWindows(warehouse, { tariff: J, slots: 2, minPrice: 5, maxPrice: 1 }))).rejects.toThrow(/--min-price/);
   });
 });
 
@@ -362,7 +363,7 @@ describe('rolling from now', () => {
   });
 
   it('rejects a --min-remaining outside 0-30', () => {
-    expect(() => rollingStart(new Date(), 31)).toThrow(/--min-remaining/);
+    expect(() => inCliWords(() => rollingStart(new Date(), 31))).toThrow(/--min-remaining/);
   });
 });
 

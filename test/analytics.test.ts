@@ -11,6 +11,7 @@ import {
 } from '../src/analytics/index.js';
 import { NoDataError, UsageError } from '../src/errors.js';
 import { parseDuration } from '../src/cli/parseDuration.js';
+import { inCliWords } from '../src/cli/requestWords.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import { TARIFF_A, TARIFF_J, buildAgileWarehouse } from './helpers/agileWarehouse.js';
 import {
@@ -531,7 +532,7 @@ describe('no data, bad requests', () => {
 
   it('rejects impossible requests with a UsageError', async () => {
     await expect(cheapestWindows(warehouse, { tariff: TARIFF_A, slots: 0 })).rejects.toThrow(UsageError);
-    await expect(cheapestWindows(warehouse, { tariff: TARIFF_A, slots: 2, from: new Date('2020-02-01'), to: new Date('2020-01-01') })).rejects.toThrow(/--from must be before --to/);
+    await expect(inCliWords(() => cheapestWindows(warehouse, { tariff: TARIFF_A, slots: 2, from: new Date('2020-02-01'), to: new Date('2020-01-01') }))).rejects.toThrow(/--from must be before --to/);
   });
 
   it.each([

@@ -19,6 +19,7 @@ import { targetsFromProduct, type NightBandNotice } from '../src/ingest/resolveT
 import { silentLogger } from '../src/log/createLogger.js';
 import { startSandbox, type RateInput, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { parseOffset } from '../src/cli/parseOffset.js';
+import { inCliWords } from '../src/cli/requestWords.js';
 import { Warehouse } from '../src/store/Warehouse.js';
 import {
   HALF_HOUR, contiguousRuns, groupBy, halfHoursInDay, toSlots, utcIso, type Slot,
@@ -420,10 +421,10 @@ describe('--weights-from: a weight per half-hour', () => {
     expect(relationSql('main.peer_weights')).toBe('"main"."peer_weights"');
     expect(relationSql('"odd.name"')).toBe('"odd.name"');
     expect(relationSql('x; DROP TABLE rates; --')).toBe('"x; DROP TABLE rates; --"');
-    expect(() => relationSql('x"; DROP TABLE rates; --')).toThrow(/--weights-from: .* is not a relation name/);
+    expect(() => inCliWords(() => relationSql('x"; DROP TABLE rates; --'))).toThrow(/--weights-from: .* is not a relation name/);
     expect(relationSql('/tmp/w.parquet')).toBe('"/tmp/w.parquet"');
-    expect(() => relationSql('a.b.c.d')).toThrow(/--weights-from: .* more than three parts/);
-    expect(() => relationSql(' ')).toThrow(/--weights-from/);
+    expect(() => inCliWords(() => relationSql('a.b.c.d'))).toThrow(/--weights-from: .* more than three parts/);
+    expect(() => inCliWords(() => relationSql(' '))).toThrow(/--weights-from/);
   });
 });
 

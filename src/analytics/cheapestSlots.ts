@@ -1,7 +1,7 @@
 // The n cheapest half-hours of a tariff in a range, whether adjacent or not, in time order: the
 // cheapest_slots macro of sql/public with bound parameters.
 import type { DuckDBValue } from '@duckdb/node-api';
-import { UsageError } from '../errors.js';
+import { InvalidRequest } from './requestErrors.js';
 import type { Query } from '../store/inlineParams.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import type { LengthMode } from './cheapestWindows.js';
@@ -77,7 +77,7 @@ export async function cheapestSlotsStatement(warehouse: Warehouse, request: Chea
 /** The checked request as a cheapest_slots call and its bound parameters (checkSlots builds on it). */
 export async function slotsCall(warehouse: Warehouse, request: CheapestSlotsRequest): Promise<{ call: string; params: Record<string, DuckDBValue> }> {
   if (!Number.isInteger(request.count) || request.count < 1) {
-    throw new UsageError(`--count: must be a positive whole number, got ${request.count}`);
+    throw new InvalidRequest('count', (w) => `${w.field('count')}: must be a positive whole number, got ${request.count}`);
   }
   checkRange(request);
   const weighted = request.weightsFrom === undefined ? undefined : await slotWeights(warehouse, request.weightsFrom);

@@ -2,6 +2,7 @@
 // one call of the price_windows macro of sql/public with bound parameters.
 import { listValue, type DuckDBValue } from '@duckdb/node-api';
 import { UsageError } from '../errors.js';
+import { InvalidRequest } from './requestErrors.js';
 import type { Query } from '../store/inlineParams.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import type { DispatchPrices } from './dispatchPrices.js';
@@ -127,18 +128,20 @@ function checkRequest(request: CheapestWindowsRequest): void {
   if (!Number.isInteger(request.slots) || request.slots < 1) {
     throw new UsageError(`the window must be a positive number of half-hours, got ${request.slots}`);
   }
-  for (const [flag, value] of [['--max-price', request.maxPrice], ['--min-price', request.minPrice]] as const) {
-    if (value !== undefined && !Number.isFinite(value)) throw new UsageError(`${flag}: not a number: ${value}`);
+  for (const [field, value] of [['maxPrice', request.maxPrice], ['minPrice', request.minPrice]] as const) {
+    if (value !== undefined && !Number.isFinite(value)) throw new InvalidRequest(field, (w) => `${w.field(field)}: not a number: ${value}`);
   }
-  if (request.minPrice !== undefined && request.maxPrice !== undefined && request.minPrice > request.maxPrice) {
-    throw new UsageError(`--min-price ${request.minPrice} is above --max-price ${request.maxPrice}: no half-hour can qualify`);
+  const { minPrice, maxPrice } = request;
+  if (minPrice !== undefined && maxPrice !== undefined && minPrice > maxPrice) {
+    throw new InvalidRequest('minPrice', (w) => `${w.field('minPrice')} ${minPrice} is above ${w.field('maxPrice')} ${maxPrice}: no half-hour can qualify`);
   }
-  if (request.weights !== undefined) {
-    if (request.weights.length === 0 || request.weights.some((w) => !Number.isFinite(w) || w <= 0)) {
-      throw new UsageError(`--weights: every weight must be a number above 0, got ${request.weights.join(',')}`);
+  const weights = request.weights;
+  if (weights !== undefined) {
+    if (weights.length === 0 || weights.some((w) => !Number.isFinite(w) || w <= 0)) {
+      throw new InvalidRequest('weights', (w) => `${w.field('weights')}: every weight must be a number above 0, got ${weights.join(',')}`);
     }
-    if (request.weights.length > request.slots) {
-      throw new UsageError(`--weights: ${request.weights.length} weights for a window of ${request.slots} half-hours`);
+    if (weights.length > request.slots) {
+      throw new InvalidRequest('weights', (w) => `${w.field('weights')}: ${weights.length} weights for a window of ${request.slots} half-hours`);
     }
   }
   if (request.lengthMode !== undefined && !['exact', 'at_least', 'at_most'].includes(request.lengthMode)) {
@@ -148,7 +151,7 @@ function checkRequest(request: CheapestWindowsRequest): void {
   if (band) {
     const ok = (m: number, max: number) => Number.isInteger(m) && m >= 0 && m <= max;
     if (!ok(band.startMinutes, 1439) || !ok(band.endMinutes, 1440)) {
-      throw new UsageError(`--between: band minutes must be 0-1439 and 0-1440, got ${band.startMinutes}-${band.endMinutes}`);
+      throw new InvalidRequest('band', (w) => `${w.field('band')}: band minutes must be 0-1439 and 0-1440, got ${band.startMinutes}-${band.endMinutes}`);
     }
   }
   checkRange(request);

@@ -1,6 +1,7 @@
 // Which tariff from here (issue 55): compare_ahead of sql/public with bound values, and the
 // refusals that name why (no readings by --as-of; no expected use for a day type the horizon has).
-import { NoDataError, UsageError } from '../errors.js';
+import { NoDataError } from '../errors.js';
+import { MissingData } from './requestErrors.js';
 import type { JsRow } from '../store/rowsToJs.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import type { Query } from '../store/inlineParams.js';
@@ -22,12 +23,6 @@ export interface AheadRequest {
   region?: string;
   payment: PaymentMethod;
   rounded?: boolean;
-}
-
-export function parseHorizon(text: string): Horizon {
-  const horizon = HORIZONS.find((h) => h === text.toLowerCase());
-  if (!horizon) throw new UsageError(`--ahead: '${text}' is not one of ${HORIZONS.join(', ')}`);
-  return horizon;
 }
 
 /** The statement compare --ahead runs, with its bound values. */
@@ -77,9 +72,10 @@ export async function compareAhead(warehouse: Warehouse, request: AheadRequest):
   if (first && rows.every((r) => Number(r.missing_half_hours) > 0)) {
     const lacking = [Number(first.weekdays) === 0 ? 'weekday' : '', Number(first.weekend_days) === 0 ? 'weekend day' : ''].filter((x) => x);
     if (lacking.length > 0) {
-      throw new NoDataError(`meter ${request.meter} has no complete ${lacking.join(' and no complete ')} (all its half-hours read) ` +
+      const days = `${lacking.join(' and no complete ')}`;
+      throw new MissingData((w) => `meter ${request.meter} has no complete ${days} (all its half-hours read) ` +
         `among the 28 local days before ${String(first.horizon_from)}, so no expected use for the ${request.horizon} ahead ` +
-        '(expected_use; docs/decisions/expected-use.md): a shorter --ahead, or an --as-of with more history, has one');
+        `(expected_use; docs/decisions/expected-use.md): a shorter ${w.field('horizon')}, or an ${w.field('asOf')} with more history, has one`);
     }
   }
   return rows;

@@ -1,7 +1,8 @@
 // What a meter's consumption cost, and what it would have cost: the cost macros of sql/public
 // (half_hour_costs, daily_costs, monthly_costs, tariff_comparison, net_costs) with bound
 // parameters. The CLI, the exports and the demo call these.
-import { NoDataError, UsageError } from '../errors.js';
+import { NoDataError } from '../errors.js';
+import { InvalidRequest, MissingData } from './requestErrors.js';
 import type { Query } from '../store/inlineParams.js';
 import type { JsRow } from '../store/rowsToJs.js';
 import type { Params, Warehouse } from '../store/Warehouse.js';
@@ -64,7 +65,7 @@ export async function tariffComparison(warehouse: Warehouse, request: Comparison
 
 /** tariffComparison's statement and its values, after its checks (`tariffs compare --print-sql`). */
 export async function tariffComparisonStatement(warehouse: Warehouse, request: ComparisonRequest): Promise<Query> {
-  if (request.tariffs.length === 0) throw new UsageError('--tariff: name at least one tariff to compare with');
+  if (request.tariffs.length === 0) throw new InvalidRequest('tariffs', (w) => `${w.field('tariffs')}: name at least one tariff to compare with`);
   await requireConsumption(warehouse, request.meter, request);
   await requireTariffs(warehouse, request.meter, request.tariffs);
   return statement(warehouse, 'tariff_comparison($meter, CAST($tariffs AS VARCHAR[]), $from, $to, payment := $payment, dispatches := $dispatches)', {
@@ -85,11 +86,12 @@ export async function netCostsStatement(warehouse: Warehouse, request: NetReques
     SELECT meter_point, is_export FROM meter_points WHERE meter_point IN (split_part($imp, ':', 1), split_part($exp, ':', 1))`,
   { imp: request.importMeter, exp: request.exportMeter });
   const wrong = sides.flatMap((side) => {
-    const asked = side.meter_point === request.exportMeter.split(':')[0] ? '--export-meter' : '--meter';
-    return (asked === '--export-meter') === side.is_export ? [] : [`${asked}: meter ${String(side.meter_point)} is an ${side.is_export ? 'export' : 'import'} meter`];
+    const asked = side.meter_point === request.exportMeter.split(':')[0] ? 'exportMeter' as const : 'importMeter' as const;
+    return (asked === 'exportMeter') === side.is_export ? [] : [{ asked, meter: String(side.meter_point), is: side.is_export ? 'export' : 'import' }];
   });
   if (wrong.length > 0) {
-    throw new UsageError(`${wrong.sort().join('; ')}; the net is an import meter (--meter) less an export meter (--export-meter)`);
+    throw new InvalidRequest(wrong[0]!.asked, (w) => `${wrong.map((x) => `${w.field(x.asked)}: meter ${x.meter} is an ${x.is} meter`).sort().join('; ')}; ` +
+      `the net is an import meter (${w.field('importMeter')}) less an export meter (${w.field('exportMeter')})`);
   }
   return statement(warehouse, 'net_costs($imp, $exp, $from, $to, payment := $payment)', {
     imp: request.importMeter, exp: request.exportMeter, payment: request.payment, ...rangeParams(request),
@@ -142,7 +144,7 @@ async function requireTariffs(warehouse: Warehouse, meter: string, tariffs: read
     SELECT tariff_mismatch($meter, t.code) AS why FROM (SELECT unnest(CAST($tariffs AS VARCHAR[])) AS code) AS t
     WHERE tariff_mismatch($meter, t.code) IS NOT NULL`, { meter, tariffs: JSON.stringify(tariffs) });
   if (mismatches.length > 0) {
-    throw new UsageError(`--tariff: ${mismatches.map((m) => String(m.why)).join('; ')}: ` +
+    throw new InvalidRequest('tariffs', (w) => `${w.field('tariffs')}: ${mismatches.map((m) => String(m.why)).join('; ')}: ` +
       'a meter is priced only at tariffs of its fuel and direction');
   }
   const rows = await warehouse.all(`
@@ -150,13 +152,12 @@ async function requireTariffs(warehouse: Warehouse, meter: string, tariffs: read
     WHERE NOT EXISTS (SELECT 1 FROM unit_rates AS u WHERE u.tariff_code = t.code)`, { tariffs: JSON.stringify(tariffs) });
   if (rows.length > 0) {
     const codes = rows.map((r) => String(r.code));
-    throw new NoDataError(`no prices stored for tariff ${codes.join(', tariff ')} (\`tariffs tariffs\` lists the stored ones; ` +
-      '`tariffs ingest --tariff CODE` stores one)');
+    throw new MissingData((w) => `no prices stored for tariff ${codes.join(', tariff ')}${w.advice('storeTariff')}`);
   }
 }
 
 async function requireConsumption(warehouse: Warehouse, meter: string, range: Range): Promise<void> {
-  checkRange(range); // --from after --to is a usage error, as in every other question, not "no consumption"
+  checkRange(range); // from after to is a usage error, as in every other question, not "no consumption"
   const [point, serial] = meter.split(':');
   const row = (await warehouse.one(`
     SELECT count(*) AS stored,
@@ -166,8 +167,7 @@ async function requireConsumption(warehouse: Warehouse, meter: string, range: Ra
     FROM consumption WHERE meter_point = $point AND ($serial IS NULL OR serial = $serial)`,
   { point: point ?? meter, serial: serial ?? null, ...rangeParams(range) }))!;
   if (row.stored === 0) {
-    throw new NoDataError(`no consumption stored for meter ${meter} (\`tariffs sql "SELECT * FROM meter_points"\` lists the meters; ` +
-      '`tariffs ingest --account A` or `tariffs consumption import` stores readings)');
+    throw new MissingData((w) => `no consumption stored for meter ${meter}${w.advice('storeMeterReadings')}`);
   }
   if (row.in_range === 0) {
     throw new NoDataError(`no consumption for meter ${meter} ${describeRange(range)} (stored: ${String(row.first_start)} to ${String(row.last_end)})`);

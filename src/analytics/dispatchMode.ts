@@ -1,6 +1,5 @@
-// Which Intelligent Octopus Go dispatches an answer counts (`--dispatches`, issue 28): the mode
+// Which Intelligent Octopus Go dispatches an answer counts (issue 28): the mode
 // passed to effective_rates_with and the cost macros, and the line that says which was used.
-import { UsageError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 
 /** 'default': completed dispatches where known, the current plan for the future (what the bill
@@ -8,13 +7,6 @@ import type { Warehouse } from '../store/Warehouse.js';
 export type DispatchMode = 'default' | 'completed' | 'planned' | 'none';
 
 export const DISPATCH_CHOICES = ['planned', 'completed', 'none'] as const;
-
-export function parseDispatchMode(text: string | undefined, flag = '--dispatches'): DispatchMode {
-  if (text === undefined) return 'default';
-  const value = text.trim().toLowerCase();
-  if ((DISPATCH_CHOICES as readonly string[]).includes(value)) return value as DispatchMode;
-  throw new UsageError(`${flag} must be ${DISPATCH_CHOICES.join(', ')} (default: completed where known, else planned for the future); got '${text}'`);
-}
 
 export function describeDispatchMode(mode: DispatchMode): string {
   switch (mode) {

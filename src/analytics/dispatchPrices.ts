@@ -3,7 +3,7 @@
 // dispatches stored, passed to price_windows / cheapest_slots as their slot_prices list. Decided
 // here, so that the plain question (a non-IOG tariff, or --dispatches none) passes no slot_prices
 // and pays nothing for it.
-import { UsageError } from '../errors.js';
+import { InvalidRequest, type Wording } from './requestErrors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { describeDispatchMode, type DispatchMode } from './dispatchMode.js';
 
@@ -18,7 +18,8 @@ export interface DispatchPrices {
 /** Said on stderr: which dispatches were counted, or why the flag changes nothing. */
 export interface DispatchPricesChoice {
   prices?: DispatchPrices;
-  note: string;
+  /** In the asker's words (the field that asks for dispatches named as they name it). */
+  note: Wording;
   /** Whether the tariff is an Intelligent Octopus Go one of an account with dispatches (then the
    *  note is always said; otherwise only when --dispatches was given). */
   iog: boolean;
@@ -52,20 +53,22 @@ export async function dispatchPrices(warehouse: Warehouse, tariff: string, mode:
     ORDER BY 1`, { tariff });
   const accounts = rows.map((r) => r.account_number).filter((a) => a !== null);
   if (accounts.length === 0) {
-    return { iog: false, note: `${tariff} is not an Intelligent Octopus Go tariff of an account with dispatches stored: --dispatches changes nothing` };
+    return { iog: false, note: (w) => `${tariff} is not an Intelligent Octopus Go tariff of an account with dispatches stored: ${w.field('dispatches')} changes nothing` };
   }
   if (accounts.length > 1) {
     const which = `${accounts.length} accounts on ${tariff} have dispatches (${accounts.join(', ')})`;
-    if (explicit && mode !== 'none') throw new UsageError(`--dispatches: ${which}; ask in SQL with slot_prices for one account (see --help)`);
-    return { iog: true, note: `${which}: prices without dispatches (the tariff's own)` };
+    if (explicit && mode !== 'none') {
+      throw new InvalidRequest('dispatches', (w) => `${w.field('dispatches')}: ${which}; ask in SQL with slot_prices for one account${w.advice('seeHelp')}`);
+    }
+    return { iog: true, note: () => `${which}: prices without dispatches (the tariff's own)` };
   }
   const account = accounts[0]!;
   const said = `Intelligent Octopus Go dispatches of account ${account} counted: `;
-  if (mode === 'none') return { iog: true, note: `${said}${describeDispatchMode(mode)} (SQL: no slot_prices)` };
+  if (mode === 'none') return { iog: true, note: () => `${said}${describeDispatchMode(mode)} (SQL: no slot_prices)` };
   return {
     iog: true,
     prices: { sql: SLOT_PRICES_SQL, params: { dispatch_mode: mode, dispatch_account: account }, account, mode },
-    note: `${said}${describeDispatchMode(mode)}` +
+    note: () => `${said}${describeDispatchMode(mode)}` +
       ` (SQL: slot_prices := list of effective_rates_with('${mode}') for the account)`,
   };
 }

@@ -22,7 +22,8 @@ export { selectionBlocks, type BlockRow, type BlockState, type SelectionSummary 
 export { relationSql, slotWeights, type SlotWeights } from './slotWeights.js';
 export { rangeCoverage, seriesKey, type CoverageRow } from './rangeCoverage.js';
 export { rollingStart } from './rollingStart.js';
-export { describeDispatchMode, meterOnIog, parseDispatchMode, type DispatchMode } from './dispatchMode.js';
+export { describeDispatchMode, meterOnIog, type DispatchMode } from './dispatchMode.js';
 export { offPeakPeriods, type OffPeakPeriodRow, type OffPeakPeriodsRequest } from './offPeakPeriods.js';
-export { HORIZONS, compareAhead, compareAheadCall, compareAheadStatement, metersReadBy, parseHorizon, readingsEnd, type AheadRequest, type Horizon } from './compareAhead.js';
+export { HORIZONS, compareAhead, compareAheadCall, compareAheadStatement, metersReadBy, readingsEnd, type AheadRequest, type Horizon } from './compareAhead.js';
 export { backtestAhead, eveOf, type BacktestRequest, type BacktestRow } from './backtestAhead.js';
+export { InvalidRequest, MissingData, REQUEST_WORDS, isWorded, type Advice, type RequestField, type Wording, type Words } from './requestErrors.js';

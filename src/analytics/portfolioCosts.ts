@@ -2,7 +2,7 @@
 // portfolio_monthly_costs, portfolio_comparison) over batches of meter points, one row per meter
 // and scenario (and day or month), meter_point first. `tariffs cost|compare --all-meters` call these.
 import { listValue } from '@duckdb/node-api';
-import { NoDataError, UsageError } from '../errors.js';
+import { InvalidRequest, MissingData } from './requestErrors.js';
 import type { Query } from '../store/inlineParams.js';
 import type { JsRow } from '../store/rowsToJs.js';
 import type { Warehouse } from '../store/Warehouse.js';
@@ -79,7 +79,8 @@ export async function portfolioStatement(warehouse: Warehouse, question: Portfol
       AND interval_start < coalesce(CAST($to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')
     ORDER BY meter_point`, range)).map((r) => String(r.meter_point));
   if (meters.length === 0) {
-    throw new NoDataError(`no consumption stored ${describeRange(request)} (\`tariffs ingest --account A\` or \`tariffs consumption import\` stores readings)`);
+    const range = describeRange(request);
+    throw new MissingData((w) => `no consumption stored ${range}${w.advice('storeReadings')}`);
   }
   const skipped = await requirePortfolioTariffs(warehouse, meters, request.tariffs);
   const scenarios = question === 'compare' ? request.tariffs : [request.tariffs[0] ?? 'actual'];
@@ -108,8 +109,8 @@ async function requirePortfolioTariffs(warehouse: Warehouse, meters: string[], t
     SELECT t.code FROM (SELECT unnest(CAST($tariffs AS VARCHAR[])) AS code) AS t
     WHERE NOT EXISTS (SELECT 1 FROM unit_rates AS u WHERE u.tariff_code = t.code)`, { tariffs: listValue(tariffs) });
   if (unknown.length > 0) {
-    throw new NoDataError(`no prices stored for tariff ${unknown.map((r) => String(r.code)).join(', tariff ')} ` +
-      '(`tariffs tariffs` lists the stored ones; `tariffs ingest --tariff CODE` stores one)');
+    const codes = unknown.map((r) => String(r.code)).join(', tariff ');
+    throw new MissingData((w) => `no prices stored for tariff ${codes}${w.advice('storeTariff')}`);
   }
   const pairs = await warehouse.all(`
     SELECT m.mp AS meter_point, t.code AS tariff, tariff_mismatch(m.mp, t.code) AS why
@@ -118,7 +119,7 @@ async function requirePortfolioTariffs(warehouse: Warehouse, meters: string[], t
   const fitsNone = tariffs.filter((t) => pairs.every((p) => p.tariff !== t || p.why !== null));
   if (fitsNone.length > 0) {
     const why = pairs.find((p) => p.tariff === fitsNone[0])!.why;
-    throw new UsageError(`--tariff: ${fitsNone.join(', ')} fits none of the ${meters.length} meters (${String(why)}): ` +
+    throw new InvalidRequest('tariffs', (w) => `${w.field('tariffs')}: ${fitsNone.join(', ')} fits none of the ${meters.length} meters (${String(why)}): ` +
       'a meter is priced only at tariffs of its fuel and direction');
   }
   return pairs.filter((p) => p.why !== null).map((p) => ({ meter_point: String(p.meter_point), tariff: String(p.tariff), why: String(p.why) }));

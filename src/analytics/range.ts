@@ -1,6 +1,6 @@
 // The half-open instant range [from, to) every analytics question takes, checked and turned into
 // bound parameters; an absent bound is unbounded (the SQL macros read NULL as ±infinity).
-import { UsageError } from '../errors.js';
+import { InvalidRequest } from './requestErrors.js';
 import { describeOrder, describeWindow } from '../time/index.js';
 
 export interface Range {
@@ -12,10 +12,11 @@ export interface Range {
 
 export function checkRange(range: Range): void {
   for (const [name, value] of [['from', range.from], ['to', range.to]] as const) {
-    if (value !== undefined && Number.isNaN(value.getTime())) throw new UsageError(`--${name}: not a valid instant`);
+    if (value !== undefined && Number.isNaN(value.getTime())) throw new InvalidRequest(name, (w) => `${w.field(name)}: not a valid instant`);
   }
   if (range.from && range.to && range.from >= range.to) {
-    throw new UsageError(`--from must be before --to (the range is half-open: [from, to)), ${describeOrder(range.from, range.to)}`);
+    const order = describeOrder(range.from, range.to);
+    throw new InvalidRequest('from', (w) => `${w.field('from')} must be before ${w.field('to')} (the range is half-open: [from, to)), ${order}`);
   }
 }
 

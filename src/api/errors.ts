@@ -1,6 +1,6 @@
 // Errors of the platform client. Each kind has a stable `code`; every error carries the method,
 // the URL with credentials removed, the HTTP status (if any) and how many attempts were made.
-import { TariffsError } from '../errors.js';
+import { ERROR_CODES, TariffsError } from '../errors.js';
 
 export interface ApiErrorContext {
   method: string;
@@ -42,7 +42,7 @@ export class HttpStatusError extends ApiError {
   override readonly name = 'HttpStatusError';
   /** `meaning`: what the status means for the request, in words (an account not found). */
   constructor(context: ApiErrorContext & { status: number }, meaning?: string) {
-    super('HTTP_STATUS', `HTTP ${context.status}${meaning === undefined ? '' : `: ${meaning}`}`, context);
+    super(ERROR_CODES.HTTP_STATUS, `HTTP ${context.status}${meaning === undefined ? '' : `: ${meaning}`}`, context);
   }
 }
 
@@ -50,7 +50,7 @@ export class HttpStatusError extends ApiError {
 export class AuthError extends ApiError {
   override readonly name = 'AuthError';
   constructor(message: string, context: ApiErrorContext) {
-    super('AUTH', message, context);
+    super(ERROR_CODES.AUTH, message, context);
   }
 }
 
@@ -62,7 +62,7 @@ export class BlockedError extends ApiError {
   readonly reason: string;
   constructor(title: string, context: ApiErrorContext) {
     const reason = `the API is refusing requests from this address: ${context.status ?? 403} ${title}; retrying later`;
-    super('BLOCKED', reason, context);
+    super(ERROR_CODES.BLOCKED, reason, context);
     this.reason = reason;
   }
 }
@@ -80,7 +80,7 @@ export class ApiValidationError extends ApiError {
   ) {
     const attrs = (envelope.errors ?? []).map((e) => `${e.attr ?? '?'} (${e.code ?? '?'})`).join(', ');
     super(
-      'API_VALIDATION',
+      ERROR_CODES.API_VALIDATION,
       `400 ${envelope.code ?? 'bad request'}${attrs ? `: ${attrs}` : ''}${envelope.detail ? ` — ${envelope.detail}` : ''}`,
       context,
     );
@@ -100,7 +100,7 @@ export class TimeoutError extends ApiError {
   /** The message without the method and URL (it names the host), as summaries repeat it. */
   readonly reason: string;
   constructor(message: string, context: ApiErrorContext) {
-    super('TIMEOUT', message, context);
+    super(ERROR_CODES.TIMEOUT, message, context);
     this.reason = message;
   }
 }
@@ -111,7 +111,7 @@ export class NetworkError extends ApiError {
   /** The message without the method and URL (it names the host and the cause), as summaries repeat it. */
   readonly reason: string;
   constructor(message: string, context: ApiErrorContext) {
-    super('NETWORK', message, context);
+    super(ERROR_CODES.NETWORK, message, context);
     this.reason = message;
   }
 }
@@ -166,7 +166,7 @@ function hostOf(url: string): { host: string; hostname: string } {
 export class InvalidResponseError extends ApiError {
   override readonly name = 'InvalidResponseError';
   constructor(message: string, context: ApiErrorContext) {
-    super('INVALID_RESPONSE', message, context);
+    super(ERROR_CODES.INVALID_RESPONSE, message, context);
   }
 }
 
@@ -175,7 +175,7 @@ export class RetriesExhaustedError extends ApiError {
   override readonly name = 'RetriesExhaustedError';
   readonly lastCode: string | undefined;
   constructor(last: ApiError, attempts: number, why: string) {
-    super('RETRIES_EXHAUSTED', `${describeLast(last)} after ${attempts} attempts (${why})`, {
+    super(ERROR_CODES.RETRIES_EXHAUSTED, `${describeLast(last)} after ${attempts} attempts (${why})`, {
       method: last.method, url: last.url, status: last.status, attempts, cause: last,
     });
     this.lastCode = last.code;
@@ -197,7 +197,7 @@ export class RetryAfterTooLongError extends ApiError {
   /** `what` is what asked us to wait: a 429 unless said (a block's reason). */
   constructor(retryAfterMs: number, capMs: number, context: ApiErrorContext, what?: string) {
     const wait = `Retry-After ${Math.ceil(retryAfterMs / 1000)}s, above the configured cap of ${Math.round(capMs / 1000)}s`;
-    super('RETRY_AFTER_TOO_LONG', what === undefined ? `429 with ${wait}` : `${what} (${wait})`, context);
+    super(ERROR_CODES.RETRY_AFTER_TOO_LONG, what === undefined ? `429 with ${wait}` : `${what} (${wait})`, context);
     this.retryAfterMs = retryAfterMs;
   }
 }
@@ -205,21 +205,21 @@ export class RetryAfterTooLongError extends ApiError {
 export class ForeignNextUrlError extends ApiError {
   override readonly name = 'ForeignNextUrlError';
   constructor(next: string, context: ApiErrorContext) {
-    super('FOREIGN_NEXT_URL', `refusing to follow 'next' to another origin: ${next}`, context);
+    super(ERROR_CODES.FOREIGN_NEXT_URL, `refusing to follow 'next' to another origin: ${next}`, context);
   }
 }
 
 export class PaginationLoopError extends ApiError {
   override readonly name = 'PaginationLoopError';
   constructor(next: string, context: ApiErrorContext) {
-    super('PAGINATION_LOOP', `'next' repeats a page already fetched: ${next}`, context);
+    super(ERROR_CODES.PAGINATION_LOOP, `'next' repeats a page already fetched: ${next}`, context);
   }
 }
 
 export class CountMismatchError extends ApiError {
   override readonly name = 'CountMismatchError';
   constructor(expected: number, seen: number, context: ApiErrorContext) {
-    super('COUNT_MISMATCH', `the pages held ${seen} records but 'count' said ${expected}`, context);
+    super(ERROR_CODES.COUNT_MISMATCH, `the pages held ${seen} records but 'count' said ${expected}`, context);
   }
 }
 
@@ -230,7 +230,7 @@ export class RecordValidationError extends ApiError {
   readonly field: string;
   constructor(field: string, problem: string, recordIndex: number | undefined, context: ApiErrorContext) {
     super(
-      'INVALID_RECORD',
+      ERROR_CODES.INVALID_RECORD,
       `${recordIndex === undefined ? 'envelope' : `record ${recordIndex}`}: field '${field}' ${problem}`,
       context,
     );
@@ -242,7 +242,7 @@ export class RecordValidationError extends ApiError {
 export class BaseUrlError extends TariffsError {
   override readonly name = 'BaseUrlError';
   constructor(message: string) {
-    super('BASE_URL', message);
+    super(ERROR_CODES.BASE_URL, message);
   }
 }
 
@@ -268,7 +268,7 @@ export class GraphqlError extends ApiError {
     const errorCode = first.extensions?.errorCode;
     const head = first.path?.[0];
     const field = typeof head === 'string' ? head : undefined;
-    super('GRAPHQL', `GraphQL ${errorCode ?? first.extensions?.errorType ?? 'error'}${field ? ` on ${field}` : ''}${first.message ? ` (${first.message})` : ''}`, context);
+    super(ERROR_CODES.GRAPHQL, `GraphQL ${errorCode ?? first.extensions?.errorType ?? 'error'}${field ? ` on ${field}` : ''}${first.message ? ` (${first.message})` : ''}`, context);
     this.errorCode = errorCode;
     this.errorType = first.extensions?.errorType;
     this.field = field;

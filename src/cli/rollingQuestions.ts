@@ -1,9 +1,11 @@
 // What `cheapest` and `slots` share: the flags of a question asked "from now" (direction, price
 // limits, lengths, the clock, dispatches) with their rules and help, and --check's rules.
 import type { Command } from 'commander';
-import { parseDispatchMode, rangeCoverage, type DispatchMode, type LengthMode, type Range } from '../analytics/index.js';
+import { rangeCoverage, type DispatchMode, type LengthMode, type Range } from '../analytics/index.js';
 import { dispatchPrices, type DispatchPrices } from '../analytics/dispatchPrices.js';
-import { TariffsError } from '../errors.js';
+import { parseDispatchMode } from './parseDispatchMode.js';
+import { CLI_WORDS } from './requestWords.js';
+import { ERROR_CODES, TariffsError } from '../errors.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { describeWindow, parseUserDateTime } from '../time/index.js';
 import { parsed, price, rule, wholeMinutes } from './flagRules.js';
@@ -97,7 +99,7 @@ refuses instead (exit 1). Asking for N half-hours never yields fewer, unless --a
  *  (none for another tariff), and which were counted, said on stderr. */
 export async function dispatchesOf(warehouse: Warehouse, flags: RollingFlags): Promise<{ slotPrices?: DispatchPrices }> {
   const choice = await dispatchPrices(warehouse, flags.tariff, flags.dispatches ?? parseDispatchMode(undefined), flags.dispatches !== undefined);
-  if (choice.iog || flags.dispatches !== undefined) process.stderr.write(`tariffs: ${choice.note}\n`);
+  if (choice.iog || flags.dispatches !== undefined) process.stderr.write(`tariffs: ${choice.note(CLI_WORDS)}\n`);
   return choice.prices ? { slotPrices: choice.prices } : {};
 }
 
@@ -111,7 +113,7 @@ export async function checkCoverage(warehouse: Warehouse, flags: RollingFlags, r
   for (const gap of gaps) {
     const series = gap.payment_method === null && gap.rate_type === 'standard' ? '' : ` (${[gap.payment_method, gap.rate_type].filter(Boolean).join(', ')})`;
     const what = `${flags.tariff}${series} has no price for ${gap.missing_slots} of the ${gap.expected_slots} half-hours in ${describeWindow(asTyped(gap.range_start, range.from), asTyped(gap.range_end, range.to))}`;
-    if (flags.complete) throw new TariffsError('INCOMPLETE_RANGE', `${what}: not answering (--complete)`);
+    if (flags.complete) throw new TariffsError(ERROR_CODES.INCOMPLETE_RANGE, `${what}: not answering (--complete)`);
     process.stderr.write(`tariffs: warning: ${what}; the answer uses the priced ones\n`);
   }
 }

@@ -3,6 +3,7 @@
 import type { Command } from 'commander';
 import { ERROR_CODES, EXIT, TariffsError, DatabaseBusyError, UsageError } from '../errors.js';
 import type { GlobalFlags } from './common.js';
+import { cliMessage } from './requestWords.js';
 
 export function exitCodeFor(error: unknown): number {
   if (error instanceof DatabaseBusyError) return EXIT.BUSY;
@@ -21,8 +22,7 @@ export function describeError(error: unknown, verbose = false): string {
     }
     return text;
   }
-  if (error instanceof TariffsError) return `tariffs: ${error.message}`;
-  if (error instanceof Error) return `tariffs: ${error.message}`;
+  if (error instanceof Error) return `tariffs: ${cliMessage(error)}`;
   return `tariffs: ${String(error)}`;
 }
 

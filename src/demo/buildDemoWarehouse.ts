@@ -8,7 +8,7 @@ import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { loadConfig } from '../config/loadConfig.js';
-import { TariffsError, UsageError } from '../errors.js';
+import { ERROR_CODES, TariffsError, UsageError } from '../errors.js';
 import { runIngest, type IngestSummary } from '../ingest/ingest.js';
 import type { Progress } from '../ingest/ingestRates.js';
 import { SANDBOX_ACCOUNT, SANDBOX_API_KEY, startSandbox } from '../sandbox/startSandbox.js';
@@ -59,7 +59,7 @@ export async function buildDemoWarehouse(db: string, logger: Logger, progress: D
       { config, logger, ...(progress.ingest ? { progress: progress.ingest } : {}) },
     );
     if (ingest.status !== 'ok') {
-      throw new TariffsError('DEMO_INGEST', `demo: ingest from the sandbox ended '${ingest.status}': ${ingest.errors.join('; ')}`);
+      throw new TariffsError(ERROR_CODES.DEMO_INGEST, `demo: ingest from the sandbox ended '${ingest.status}': ${ingest.errors.join('; ')}`);
     }
     removeDatabase(db);
     renameSync(tmp, db);

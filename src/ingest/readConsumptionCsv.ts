@@ -2,7 +2,7 @@
 // Inc. Tax (p), Standing Charge Inc. Tax (p), Start, End`, or the older `Consumption (kWh), Start,
 // End`) or a plain `interval_start,kwh`. Every row is checked; the first bad one is an error
 // naming its line and column, so that nothing of a bad file is stored.
-import { TariffsError } from '../errors.js';
+import { ERROR_CODES, TariffsError } from '../errors.js';
 import { HALF_HOUR_MS } from '../time/index.js';
 import { parseInstant } from '../time/parseInstant.js';
 
@@ -20,7 +20,7 @@ export type CsvLayout = 'supplier' | 'supplier-legacy' | 'plain';
 export class ConsumptionCsvError extends TariffsError {
   override readonly name = 'ConsumptionCsvError';
   constructor(readonly source: string, readonly line: number, readonly column: string | undefined, detail: string) {
-    super('CONSUMPTION_CSV', `${source}: line ${line}${column ? `, column '${column}'` : ''}: ${detail}`);
+    super(ERROR_CODES.CONSUMPTION_CSV, `${source}: line ${line}${column ? `, column '${column}'` : ''}: ${detail}`);
   }
 }
 

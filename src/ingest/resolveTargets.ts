@@ -4,7 +4,7 @@
 import type { OctopusClient } from '../api/OctopusClient.js';
 import type { ProductDetail, TariffTable } from '../api/schemas.js';
 import { parseTariffCode } from '../api/tariffCodes.js';
-import { TariffsError, UsageError } from '../errors.js';
+import { ERROR_CODES, TariffsError, UsageError } from '../errors.js';
 import type { TariffRow } from '../store/writeCatalog.js';
 import type { RateKind } from '../store/writeRates.js';
 import { applyRels } from './linkedKinds.js';
@@ -105,7 +105,7 @@ function nightBandOf(entry: Record<string, unknown>, where: string): NightBand |
   const minutes = (field: 'night_start' | 'night_end') => {
     const text = entry[field];
     const m = typeof text === 'string' ? /^([01]\d|2[0-3]):([0-5]\d)(?::00)?$/.exec(text) : null;
-    if (!m) throw new TariffsError('INVALID_RECORD', `${where}: four_rate_ev_electricity_tariffs entry ${entry.code as string}: ${field} must be HH:MM, got ${JSON.stringify(text)}`);
+    if (!m) throw new TariffsError(ERROR_CODES.INVALID_RECORD, `${where}: four_rate_ev_electricity_tariffs entry ${entry.code as string}: ${field} must be HH:MM, got ${JSON.stringify(text)}`);
     return Number(m[1]) * 60 + Number(m[2]);
   };
   return { startMinutes: minutes('night_start'), endMinutes: minutes('night_end') };

@@ -2,7 +2,7 @@
 // read_parquet), with SQL for checking its cells and naming a bad one by line (CSV) or row.
 import { closeSync, createReadStream, openSync, readSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { TariffsError, UsageError } from '../errors.js';
+import { ERROR_CODES, TariffsError, UsageError } from '../errors.js';
 import { describeRelation, firstProblemRow } from '../store/stagedFile.js';
 import type { Warehouse } from '../store/Warehouse.js';
 import { splitCsvLine } from './readConsumptionCsv.js';
@@ -32,7 +32,7 @@ export interface TableFile {
 export class FileRowError extends TariffsError {
   override readonly name = 'FileRowError';
   constructor(readonly source: string, readonly where: string, readonly column: string | undefined, detail: string) {
-    super('IMPORT_FILE', `${source}: ${where}${column ? `, column '${column}'` : ''}: ${detail}`);
+    super(ERROR_CODES.IMPORT_FILE, `${source}: ${where}${column ? `, column '${column}'` : ''}: ${detail}`);
   }
 }
 

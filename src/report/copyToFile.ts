@@ -1,6 +1,6 @@
 // One query to one file with DuckDB's COPY … TO (CSV with a header line, or Parquet), written
 // atomically: readers see the previous file or the complete new one, never a part.
-import { TariffsError } from '../errors.js';
+import { ERROR_CODES, TariffsError } from '../errors.js';
 import type { Params, Warehouse } from '../store/Warehouse.js';
 import { writeAtomically } from './writeAtomically.js';
 
@@ -26,7 +26,7 @@ export async function copyToFile(
     try {
       result = await warehouse.all(`COPY (${query}) TO ${sqlStringLiteral(tmp)} (${COPY_OPTIONS[format]})`, params);
     } catch (error) {
-      throw new TariffsError('EXPORT_QUERY', `writing ${path}: ${(error as Error).message}`, { cause: error });
+      throw new TariffsError(ERROR_CODES.EXPORT_QUERY, `writing ${path}: ${(error as Error).message}`, { cause: error });
     }
     return Number(result[0]?.Count ?? 0);
   });

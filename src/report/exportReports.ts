@@ -3,7 +3,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { TariffsError, UsageError } from '../errors.js';
+import { ERROR_CODES, TariffsError, UsageError } from '../errors.js';
 import { silentLogger } from '../log/createLogger.js';
 import { exportRowsSql } from '../analytics/exportRows.js';
 import type { PaymentMethod } from '../tariffTerms.js';
@@ -63,7 +63,7 @@ export class ExportDirectoryError extends TariffsError {
   override readonly name = 'ExportDirectoryError';
   readonly dir: string;
   constructor(dir: string, reason: string, options: { cause?: unknown } = {}) {
-    super('EXPORT_DIR', `cannot write reports to ${dir}: ${reason}`, options);
+    super(ERROR_CODES.EXPORT_DIR, `cannot write reports to ${dir}: ${reason}`, options);
     this.dir = dir;
   }
 }
@@ -141,7 +141,7 @@ async function writeReport(
 ): Promise<ExportedFile[]> {
   const started = performance.now();
   await warehouse.run(`CREATE OR REPLACE TEMP TABLE export_rows AS ${report.query}`, params).catch((error: unknown) => {
-    throw new TariffsError('EXPORT_QUERY', `report ${report.name}: ${(error as Error).message}`, { cause: error });
+    throw new TariffsError(ERROR_CODES.EXPORT_QUERY, `report ${report.name}: ${(error as Error).message}`, { cause: error });
   });
   const columns = (await warehouse.all('DESCRIBE export_rows'))
     .map((c) => ({ name: c.column_name as string, type: c.column_type as string }));

@@ -1,6 +1,6 @@
 // One tariff's rates of one kind (unit rates, standing charges…), sorted once by valid_from and
 // kept in typed columns, so a page for any period filter is two binary searches and a slice.
-import { TariffsError } from '../errors.js';
+import { ERROR_CODES, TariffsError } from '../errors.js';
 
 /** A rate as callers hand it in (addTariff) or recorded pages hold it. */
 export interface RateInput {
@@ -60,7 +60,7 @@ export class RateSeries {
   static fromSortedColumns(cols: RateColumns): RateSeries {
     for (let i = 1; i < cols.from.length; i++) {
       if (!(cols.from[i]! >= cols.from[i - 1]!)) {
-        throw new TariffsError('SANDBOX_DATA', `rates not in valid_from order at row ${i}`);
+        throw new TariffsError(ERROR_CODES.SANDBOX_DATA, `rates not in valid_from order at row ${i}`);
       }
     }
     return new RateSeries(cols);
@@ -76,10 +76,10 @@ export class RateSeries {
       from[i] = toMs(r.valid_from, i, 'valid_from');
       to[i] = r.valid_to === null ? Infinity : toMs(r.valid_to, i, 'valid_to');
       if (!(to[i]! > from[i]!)) {
-        throw new TariffsError('SANDBOX_DATA', `rate ${i}: valid_to is not after valid_from`);
+        throw new TariffsError(ERROR_CODES.SANDBOX_DATA, `rate ${i}: valid_to is not after valid_from`);
       }
       if (!Number.isFinite(r.value_exc_vat) || !Number.isFinite(r.value_inc_vat)) {
-        throw new TariffsError('SANDBOX_DATA', `rate ${i}: value_exc_vat/value_inc_vat must be finite numbers`);
+        throw new TariffsError(ERROR_CODES.SANDBOX_DATA, `rate ${i}: value_exc_vat/value_inc_vat must be finite numbers`);
       }
     }
     // Ascending valid_from; ties in descending input order, so newest-first output restores input order.
@@ -185,7 +185,7 @@ function upperBound(a: Float64Array, x: number, lo: number, hi: number): number 
 
 function toMs(value: string | Date | number, row: number, field: string): number {
   const ms = typeof value === 'number' ? value : typeof value === 'string' ? Date.parse(value) : value.getTime();
-  if (!Number.isFinite(ms)) throw new TariffsError('SANDBOX_DATA', `rate ${row}: ${field} '${String(value)}' is not a datetime`);
+  if (!Number.isFinite(ms)) throw new TariffsError(ERROR_CODES.SANDBOX_DATA, `rate ${row}: ${field} '${String(value)}' is not a datetime`);
   return ms;
 }
 

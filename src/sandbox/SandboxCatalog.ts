@@ -1,7 +1,7 @@
 // What the sandbox knows: products (list entries and details), tariffs with their rate series, and
 // accounts. Built once from data/sandbox/ and copied per sandbox, so addTariff stays local to one.
 import type { ConsumptionSeries } from './ConsumptionSeries.js';
-import { TariffsError } from '../errors.js';
+import { ERROR_CODES, TariffsError } from '../errors.js';
 import { RateSeries, isoUtc, type RateInput } from './RateSeries.js';
 
 export type Json = Record<string, unknown>;
@@ -65,7 +65,7 @@ export const REGIONS = ['A', 'B', 'C', 'D', 'E', 'F', 'G', 'H', 'J', 'K', 'L', '
 
 export function parseTariffCode(code: string): { fuel: TariffFuel; registers: '1R' | '2R'; product: string; region: string } {
   const m = TARIFF_CODE.exec(code);
-  if (!m) throw new TariffsError('SANDBOX_DATA', `'${code}' is not a tariff code like E-1R-AGILE-18-02-21-A`);
+  if (!m) throw new TariffsError(ERROR_CODES.SANDBOX_DATA, `'${code}' is not a tariff code like E-1R-AGILE-18-02-21-A`);
   return { fuel: m[1] === 'E' ? 'electricity' : 'gas', registers: m[2] as '1R' | '2R', product: m[3]!, region: m[4]! };
 }
 
@@ -137,9 +137,9 @@ export class SandboxCatalog {
 
   setRates(tariffCode: string, kind: RatePath, series: RateSeries): void {
     const tariff = this.tariffs.get(tariffCode);
-    if (!tariff) throw new TariffsError('SANDBOX_DATA', `unknown sandbox tariff ${tariffCode}`);
+    if (!tariff) throw new TariffsError(ERROR_CODES.SANDBOX_DATA, `unknown sandbox tariff ${tariffCode}`);
     if (!kindsFor(tariff).includes(kind)) {
-      throw new TariffsError('SANDBOX_DATA', `${tariffCode} has no ${kind} (a ${tariff.registers} tariff)`);
+      throw new TariffsError(ERROR_CODES.SANDBOX_DATA, `${tariffCode} has no ${kind} (a ${tariff.registers} tariff)`);
     }
     tariff.series.set(kind, series);
   }
@@ -158,7 +158,7 @@ export class SandboxCatalog {
     }
     let tariff = this.tariffs.get(input.tariffCode);
     if (tariff && tariff.productCode !== productCode) {
-      throw new TariffsError('SANDBOX_DATA', `${input.tariffCode} already belongs to product ${tariff.productCode}`);
+      throw new TariffsError(ERROR_CODES.SANDBOX_DATA, `${input.tariffCode} already belongs to product ${tariff.productCode}`);
     }
     if (!tariff) {
       // Copy-on-write: the detail object may be shared with the catalog this one was cloned from.

@@ -3,7 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
-import { TariffsError } from '../errors.js';
+import { ERROR_CODES, TariffsError } from '../errors.js';
 import type { Logger } from '../log/createLogger.js';
 import {
   FaultSchedule, STATUS_FAULTS, corruptRecord, parseFaultSpecs, type FaultSpec,
@@ -108,7 +108,7 @@ export class SandboxServer implements Sandbox {
   listen(port: number, host: string): Promise<void> {
     return new Promise((resolve, reject) => {
       const onError = (error: NodeJS.ErrnoException) => {
-        reject(new TariffsError('SANDBOX_LISTEN', `sandbox cannot listen on ${host}:${port}: ${error.code ?? error.message}`, { cause: error }));
+        reject(new TariffsError(ERROR_CODES.SANDBOX_LISTEN, `sandbox cannot listen on ${host}:${port}: ${error.code ?? error.message}`, { cause: error }));
       };
       this.server.once('error', onError);
       this.server.listen(port, host, () => {
@@ -122,7 +122,7 @@ export class SandboxServer implements Sandbox {
   }
 
   get baseUrl(): string {
-    if (!this.address) throw new TariffsError('SANDBOX_STATE', 'the sandbox is not listening');
+    if (!this.address) throw new TariffsError(ERROR_CODES.SANDBOX_STATE, 'the sandbox is not listening');
     return `${originFor(this.address.host, this.address.port)}/v1/`;
   }
 
@@ -135,7 +135,7 @@ export class SandboxServer implements Sandbox {
   }
 
   setLatency(ms: number): void {
-    if (!(Number.isFinite(ms) && ms >= 0)) throw new TariffsError('SANDBOX_STATE', `latency must be >= 0 ms, got ${ms}`);
+    if (!(Number.isFinite(ms) && ms >= 0)) throw new TariffsError(ERROR_CODES.SANDBOX_STATE, `latency must be >= 0 ms, got ${ms}`);
     this.latencyMs = ms;
   }
 

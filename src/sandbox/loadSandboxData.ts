@@ -2,7 +2,7 @@
 // data/sandbox/README.md lists which file feeds which tariff and every transformation made here.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TariffsError } from '../errors.js';
+import { ERROR_CODES, TariffsError } from '../errors.js';
 import { sandboxDataDir } from '../paths.js';
 import { RateSeries, type RateColumns, type RateInput } from './RateSeries.js';
 import {
@@ -75,7 +75,7 @@ function buildCatalog(dir: string): SandboxCatalog {
     try {
       return readFileSync(join(dir, file), 'utf8');
     } catch (error) {
-      throw new TariffsError('SANDBOX_DATA', `sandbox data file missing: ${join(dir, file)}`, { cause: error });
+      throw new TariffsError(ERROR_CODES.SANDBOX_DATA, `sandbox data file missing: ${join(dir, file)}`, { cause: error });
     }
   };
   const json = (file: string) => JSON.parse(text(file)) as Json;
@@ -216,7 +216,7 @@ function listingFromDetail(detail: Json): Json {
 /** `2018-02-19T00:00:00Z` or `2020-01-01 00:00:00+00:00` (UTC only) → ms. */
 function parseUtc(text: string, line: number): number {
   const m = /^(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(Z|\+00:00)$/.exec(text);
-  if (!m) throw new TariffsError('SANDBOX_DATA', `line ${line}: '${text}' is not a UTC timestamp`);
+  if (!m) throw new TariffsError(ERROR_CODES.SANDBOX_DATA, `line ${line}: '${text}' is not a UTC timestamp`);
   return Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4]), Number(m[5]), Number(m[6]));
 }
 
@@ -238,7 +238,7 @@ function readCsvSeries(text: string, cells: (line: string) => [string, string] |
     const pair = cells(line);
     if (!pair) return;
     const price = Number(pair[1]);
-    if (!Number.isFinite(price)) throw new TariffsError('SANDBOX_DATA', `line ${i + 1}: price '${pair[1]}'`);
+    if (!Number.isFinite(price)) throw new TariffsError(ERROR_CODES.SANDBOX_DATA, `line ${i + 1}: price '${pair[1]}'`);
     from.push(parseUtc(pair[0], i + 1));
     inc.push(price);
   });
@@ -256,7 +256,7 @@ function readLocalTimeCsv(text: string): RateInput[] {
   const lines = text.split(/\r?\n/).filter((l) => l.trim() !== '').slice(1);
   const local = (s: string) => {
     const m = /^(\d{2})\/(\d{2})\/(\d{4}) (\d{2}):(\d{2})$/.exec(s.trim());
-    if (!m) throw new TariffsError('SANDBOX_DATA', `'${s}' is not dd/mm/yyyy HH:MM`);
+    if (!m) throw new TariffsError(ERROR_CODES.SANDBOX_DATA, `'${s}' is not dd/mm/yyyy HH:MM`);
     return readLondonWallAsApi(Date.UTC(Number(m[3]), Number(m[2]) - 1, Number(m[1]), Number(m[4]), Number(m[5])));
   };
   return lines.map((line) => {

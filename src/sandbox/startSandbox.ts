@@ -1,7 +1,7 @@
 // Public entry of the local sandbox of the supplier's REST interface: start one on a port (0 = any
 // free port), point a client at `baseUrl`, inspect `requests`, inject faults, close it.
 import type { IncomingHttpHeaders } from 'node:http';
-import { TariffsError } from '../errors.js';
+import { ERROR_CODES, TariffsError } from '../errors.js';
 import { silentLogger, type Logger } from '../log/createLogger.js';
 import { parseFaultSpecs } from './faults.js';
 import { loadSandboxData } from './loadSandboxData.js';
@@ -92,21 +92,21 @@ export interface Sandbox {
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new TariffsError('SANDBOX_OPTIONS', `port must be 0-65535, got ${port}`);
+    throw new TariffsError(ERROR_CODES.SANDBOX_OPTIONS, `port must be 0-65535, got ${port}`);
   }
   const latencyMs = options.latencyMs ?? 0;
   if (!(Number.isFinite(latencyMs) && latencyMs >= 0)) {
-    throw new TariffsError('SANDBOX_OPTIONS', `latencyMs must be >= 0, got ${latencyMs}`);
+    throw new TariffsError(ERROR_CODES.SANDBOX_OPTIONS, `latencyMs must be >= 0, got ${latencyMs}`);
   }
   const tokenTtlSeconds = options.tokenTtlSeconds ?? DEFAULT_TOKEN_TTL_SECONDS;
   if (!(Number.isFinite(tokenTtlSeconds) && tokenTtlSeconds > 0)) {
-    throw new TariffsError('SANDBOX_OPTIONS', `tokenTtlSeconds must be > 0, got ${tokenTtlSeconds}`);
+    throw new TariffsError(ERROR_CODES.SANDBOX_OPTIONS, `tokenTtlSeconds must be > 0, got ${tokenTtlSeconds}`);
   }
   const faults = parseFaultSpecs(options.faults ?? []);
   const profileFaults = options.profileFaults && parseFaultSpecs(options.profileFaults);
   const profile = options.profile ?? 'default';
   if (!SANDBOX_PROFILES.includes(profile)) {
-    throw new TariffsError('SANDBOX_OPTIONS', `profile must be one of ${SANDBOX_PROFILES.join(', ')}, got ${String(profile)}`);
+    throw new TariffsError(ERROR_CODES.SANDBOX_OPTIONS, `profile must be one of ${SANDBOX_PROFILES.join(', ')}, got ${String(profile)}`);
   }
   const server = new SandboxServer({
     catalog: loadSandboxData(options.dataDir),

@@ -3,6 +3,7 @@
 import { constants, copyFileSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import type { Logger } from 'pino';
+import { ERROR_CODES } from '../errors.js';
 import { fsyncPath } from './fsyncPath.js';
 import type { JobPaths } from './jobPaths.js';
 import { asStorageError, StorageError } from './StorageError.js';
@@ -44,7 +45,7 @@ export function publishWorkingFile(paths: JobPaths, shown: string, logger: Logge
   } catch (error) {
     const storage = asStorageError(shown, error);
     if (storage !== error) throw storage;
-    throw new StorageError('DB_IO', shown, `cannot publish ${shown}: ${(error as Error).message}. `
+    throw new StorageError(ERROR_CODES.DB_IO, shown, `cannot publish ${shown}: ${(error as Error).message}. `
       + `What was committed is kept in ${paths.work}; the next run publishes it`, error);
   }
   return work.size;

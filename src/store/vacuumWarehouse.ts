@@ -5,7 +5,7 @@
 // the old file in between; a failure leaves the database as it was.
 import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { TariffsError } from '../errors.js';
+import { ERROR_CODES, TariffsError } from '../errors.js';
 import { fsyncPath } from './fsyncPath.js';
 import { quoteIdentifier } from './quoteIdentifier.js';
 import type { Warehouse } from './Warehouse.js';
@@ -16,7 +16,7 @@ export interface VacuumResult {
 }
 
 export async function vacuumWarehouse(warehouse: Warehouse): Promise<VacuumResult> {
-  if (warehouse.readOnly) throw new TariffsError('DB_OPEN', `vacuum needs ${warehouse.file} open for writing`);
+  if (warehouse.readOnly) throw new TariffsError(ERROR_CODES.DB_OPEN, `vacuum needs ${warehouse.file} open for writing`);
   const path = warehouse.path;
   const fresh = join(dirname(path), `.${basename(path)}.vacuum-${process.pid}.tmp`);
   rmSync(fresh, { force: true });
@@ -35,13 +35,13 @@ export async function vacuumWarehouse(warehouse: Warehouse): Promise<VacuumResul
     for (const t of tables) {
       const name = `${quoteIdentifier(t.schema_name as string)}.${quoteIdentifier(t.table_name as string)}`;
       const row = await warehouse.one(`SELECT (SELECT count(*) FROM ${source}.${name}) AS a, (SELECT count(*) FROM tariffs_vacuum.${name}) AS b`);
-      if (row!.a !== row!.b) throw new TariffsError('VACUUM', `vacuum of ${warehouse.file}: table ${t.table_name} copied ${row!.b} of ${row!.a} rows; the database is unchanged`);
+      if (row!.a !== row!.b) throw new TariffsError(ERROR_CODES.VACUUM, `vacuum of ${warehouse.file}: table ${t.table_name} copied ${row!.b} of ${row!.a} rows; the database is unchanged`);
     }
     // views and macros are recreated from sql/ on the next open
     await warehouse.run(`DELETE FROM tariffs_vacuum.main.schema_state WHERE key = 'definitions'`);
     await warehouse.run('DETACH tariffs_vacuum');
     attached = false;
-    if (existsSync(`${fresh}.wal`)) throw new TariffsError('VACUUM', `vacuum of ${warehouse.file}: the copy was not checkpointed; the database is unchanged`);
+    if (existsSync(`${fresh}.wal`)) throw new TariffsError(ERROR_CODES.VACUUM, `vacuum of ${warehouse.file}: the copy was not checkpointed; the database is unchanged`);
     fsyncPath(fresh);
     renameSync(fresh, path);
   } catch (error) {

@@ -4,13 +4,13 @@
 // exists but refuses children with ENOENT (a pseudo file system such as /proc): it retries forever.
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { TariffsError } from '../errors.js';
+import { ERROR_CODES, TariffsError } from '../errors.js';
 
 /** Makes `dir` (and its missing parents) and checks it can be written; else a DB_DIRECTORY
  *  error naming `shown` (the database), the directory and the reason. */
 export function ensureWritableDirectory(dir: string, shown: string): void {
   const problem = writableDirectoryProblem(dir);
-  if (problem) throw new TariffsError('DB_DIRECTORY', `cannot write ${shown}: ${problem.reason}`, { cause: problem.cause });
+  if (problem) throw new TariffsError(ERROR_CODES.DB_DIRECTORY, `cannot write ${shown}: ${problem.reason}`, { cause: problem.cause });
 }
 
 export interface DirectoryProblem {

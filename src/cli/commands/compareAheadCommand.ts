@@ -1,11 +1,13 @@
 // `tariffs compare --ahead`: what a meter is expected to pay from here on each tariff it could be on
 // (compare_ahead of sql/public), kept apart from compare's backward-looking action.
 import type { Command } from 'commander';
-import { backtestAhead, compareAhead, compareAheadStatement, metersReadBy, parseHorizon, type AheadRequest, type Horizon, type PaymentMethod } from '../../analytics/index.js';
+import { backtestAhead, compareAhead, compareAheadStatement, metersReadBy, type AheadRequest, type Horizon, type PaymentMethod } from '../../analytics/index.js';
 import { NoDataError } from '../../errors.js';
 import type { JsRow } from '../../store/rowsToJs.js';
 import { parseUserDateTime } from '../../time/index.js';
 import { parsed, rule } from '../flagRules.js';
+import { parseHorizon } from '../parseHorizon.js';
+import { cliMessage } from '../requestWords.js';
 import { output, rangeOf, withWarehouse, type RangeFlags } from '../questions.js';
 import type { CommonFlags } from '../common.js';
 import type { TableLayout } from '../table.js';
@@ -98,7 +100,7 @@ export async function runAhead(flags: AheadFlags, payment: PaymentMethod): Promi
         rows.push(...await ask());
       } catch (error) {
         if (!(error instanceof NoDataError)) throw error;
-        process.stderr.write(`tariffs: left out: ${error.message}\n`);
+        process.stderr.write(`tariffs: left out: ${cliMessage(error)}\n`);
       }
     }
     warnUnpriced(rows);

@@ -2,11 +2,12 @@
 // half-hour, day or month; with --export-meter, per month the import, the export and the net.
 import type { Command } from 'commander';
 import {
-  costs, describeDispatchMode, meterOnIog, netCosts, parseDispatchMode, type CostPeriod, type DispatchMode, type PaymentMethod,
+  costs, describeDispatchMode, meterOnIog, netCosts, type CostPeriod, type DispatchMode, type PaymentMethod,
 } from '../../analytics/index.js';
 import { configFrom, withConfig, withDb, withFormat } from '../common.js';
 import { LAYOUTS, PERIODS, RULES, agreementsHint, meterFlag, paymentMethod, warnCarried, warnIncomplete } from '../costOutput.js';
 import { oneOf, parsed, rule } from '../flagRules.js';
+import { parseDispatchMode } from '../parseDispatchMode.js';
 import { printPortfolio } from '../portfolioOutput.js';
 import { costsStatement, netCostsStatement } from '../../analytics/costs.js';
 import { PRINT_SQL_BATCHES, printSql, withPrintSql, type PrintSqlFlags } from '../printSql.js';

@@ -1,7 +1,8 @@
 // `tariffs off-peak`: the off-peak periods of two- and three-rate tariffs, runs at the day's lowest
 // rate; with --include-dispatches, the half-hours an Intelligent Octopus Go dispatch made off-peak.
 import type { Command } from 'commander';
-import { describeDispatchMode, offPeakPeriods, parseDispatchMode, type DispatchMode } from '../../analytics/index.js';
+import { describeDispatchMode, offPeakPeriods, type DispatchMode } from '../../analytics/index.js';
+import { parseDispatchMode } from '../parseDispatchMode.js';
 import { offPeakPeriodsStatement } from '../../analytics/offPeakPeriods.js';
 import { withDb, withFormat } from '../common.js';
 import { parsed, rule } from '../flagRules.js';
