@@ -21,9 +21,20 @@ export async function createProgressBar(label: string, stream: NodeJS.WriteStrea
   // records are steps of one each: the step bar's counter, without a "working on" label
   const steps = await createStepBar(label, 'records', stream, 'records');
   if (!steps) return undefined;
+  let total = 0;
+  let value = 0;
   return {
-    expect: (records) => steps.expect(records),
-    advance: (records) => steps.done(records),
+    expect(records) {
+      total += records;
+      steps.expect(records);
+    },
+    advance(records) {
+      value += records;
+      // every record announced is in: what follows is writing the last of them (named before the
+      // bar reaches 100 %, so that it never stands there unnamed)
+      if (value >= total) steps.working('storing the rates');
+      steps.done(records);
+    },
     working: (what) => steps.working(what),
     stop: () => steps.stop(),
   };

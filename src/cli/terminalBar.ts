@@ -20,8 +20,9 @@ export function terminalBar(label: string, unit: string, stream: NodeJS.WriteStr
   let value = 0;
   let total = 0;
   let what: string | undefined;
-  const created = Date.now();
-  let stepSince = created;
+  /** When the bar appeared: its seconds so far count from there. */
+  let shown = Date.now();
+  let stepSince = shown;
   /** The first progress counted: the records' rate is measured from there. */
   let first: { at: number; value: number } | undefined;
 
@@ -32,7 +33,7 @@ export function terminalBar(label: string, unit: string, stream: NodeJS.WriteStr
       return (total - value) * (now - first.at) / (value - first.value) / 1000;
     }
     if (value < Math.max(2, total / 4)) return undefined;
-    return (total - value) * (now - created) / value / 1000;
+    return (total - value) * (now - shown) / value / 1000;
   };
   const format: CliProgress.GenericFormatter = (_options, params) => {
     const now = Date.now();
@@ -40,7 +41,7 @@ export function terminalBar(label: string, unit: string, stream: NodeJS.WriteStr
     return fitBarLine({
       label, progress: params.progress, value: params.value, total: params.total, unit, what,
       ...(eta === undefined ? {} : { etaSeconds: eta }),
-      elapsedSeconds: (now - created) / 1000,
+      elapsedSeconds: (now - shown) / 1000,
       ...(what === undefined ? {} : { stepSeconds: (now - stepSince) / 1000 }),
     }, stream.columns || params.maxWidth);
   };
@@ -49,6 +50,7 @@ export function terminalBar(label: string, unit: string, stream: NodeJS.WriteStr
       if (t <= 0) return; // nothing announced yet: no bar at "0/0"
       total = t;
       if (!multi) {
+        shown = Date.now();
         multi = new CliProgress.MultiBar({
           stream, format, hideCursor: true, clearOnComplete: true, gracefulExit: false, fps: FPS,
           autopadding: true,
