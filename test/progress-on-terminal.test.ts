@@ -7,6 +7,7 @@
 // publishing), and the first Ctrl-C's notice is a line of its own above the bar.
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportReports } from '../src/report/exportReports.js';
 import { startSandbox, type Sandbox } from '../src/sandbox/startSandbox.js';
 import { buildExportFixture, FIXTURE_TARIFFS } from './helpers/exportFixture.js';
 import { CLI, runCli } from './helpers/runCli.js';
@@ -137,6 +138,43 @@ describe('progress that moves (the demo on a terminal)', () => {
     for (const b of full) expect(b.what, b.text).toMatch(/^(storing the rates|recording the run|publishing \S+) \d+s$/);
     expect(full.some((b) => /^publishing /.test(b.what ?? '')), full.map((b) => b.text).join('\n')).toBe(true);
   }, 180_000);
+});
+
+describe('an export lets the event loop turn while it draws', () => {
+  it('many turns within each section of the page: the bar can redraw while charts are drawn', async () => {
+    // a turn counter: one setImmediate after another, counting (no clock involved)
+    let turns = 0;
+    let counting = true;
+    const turn = () => {
+      turns++;
+      if (counting) setImmediate(turn);
+    };
+    setImmediate(turn);
+    const steps: { name: string; turns: number }[] = [];
+    let current: { name: string; from: number } | undefined;
+    let files;
+    try {
+      files = (await exportReports({
+        db, outDir: tmp.file('turns'), formats: ['html'],
+        progress: {
+          expect: () => undefined,
+          working: (name) => (current = { name, from: turns }),
+          done: () => {
+            if (current) steps.push({ name: current.name, turns: turns - current.from });
+            current = undefined;
+          },
+        },
+      })).files;
+    } finally {
+      counting = false;
+    }
+    const sections = steps.filter((s) => FIXTURE_TARIFFS.some((t) => s.name === `report.html: ${t}`));
+    expect(sections.map((s) => s.name).sort()).toEqual(FIXTURE_TARIFFS.map((t) => `report.html: ${t}`).sort());
+    // a turn after every chart (one each, the last of a section's perhaps after its step ends)
+    const charts = files.find((f) => f.format === 'html')!.rows;
+    const turnsIn = sections.reduce((n, s) => n + s.turns, 0);
+    expect(turnsIn, sections.map((s) => `${s.name}: ${s.turns} turns`).join('; ')).toBeGreaterThanOrEqual(charts - sections.length);
+  }, 120_000);
 });
 
 describe('Ctrl-C during an ingest on a terminal', () => {
