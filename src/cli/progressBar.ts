@@ -23,16 +23,24 @@ export async function createProgressBar(label: string, stream: NodeJS.WriteStrea
   if (!steps) return undefined;
   let total = 0;
   let value = 0;
+  let storing = false;
   return {
     expect(records) {
       total += records;
+      if (storing && value < total) {
+        steps.working(''); // more records announced after all: no longer only storing
+        storing = false;
+      }
       steps.expect(records);
     },
     advance(records) {
       value += records;
       // every record announced is in: what follows is writing the last of them (named before the
       // bar reaches 100 %, so that it never stands there unnamed)
-      if (value >= total) steps.working('storing the rates');
+      if (value >= total && !storing) {
+        steps.working('storing the rates');
+        storing = true;
+      }
       steps.done(records);
     },
     working: (what) => steps.working(what),
