@@ -117,8 +117,9 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     };
     const tableFormats = formats.filter((f): f is TableFormat => f !== 'html');
     finished();
-    progress?.working('working out the costs');
-    const meters = await prepareCostScope(warehouse, params, { comparison: tableFormats.length > 0 });
+    const meters = await prepareCostScope(warehouse, params, {
+      comparison: tableFormats.length > 0, working: (what) => progress?.working(`working out the costs: ${what}`),
+    });
     const reports = tableFormats.length === 0 ? [] : [...REPORTS, ...(meters > 0 ? COST_REPORTS : [])];
     const reportParams = meters > 0 ? { ...params, ...await costReportParams(warehouse) } : params;
     finished();
