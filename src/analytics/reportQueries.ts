@@ -49,16 +49,22 @@ const COMPARISON_ARGS = scopeArgs('CAST($compared AS VARCHAR[])');
  * portfolio_monthly_costs (export_monthly_costs) and, unless `comparison` is false, of
  * portfolio_comparison (export_tariff_comparison); returns how many meters. Each macro is called
  * once for every meter, with the union of their tariffs and the range bound as values; a meter
- * keeps 'actual' and its own tariffs.
+ * keeps 'actual' and its own tariffs. `working` is told each statement.
  */
-export async function prepareCostScope(warehouse: Warehouse, params: Record<string, DuckDBValue>, { comparison = true }: { comparison?: boolean } = {}): Promise<number> {
+export async function prepareCostScope(
+  warehouse: Warehouse, params: Record<string, DuckDBValue>,
+  { comparison = true, working = () => undefined }: { comparison?: boolean; working?: (what: string) => void } = {},
+): Promise<number> {
+  working('the meters in scope');
   await warehouse.run(`CREATE OR REPLACE TEMP TABLE export_cost_meters AS
     SELECT * FROM cost_meters(CAST($tariffs AS VARCHAR[]), CAST($cost_from AS TIMESTAMPTZ), CAST($cost_to AS TIMESTAMPTZ))`, params);
   const scope = await readMeterScope(warehouse);
   if (scope.meters === 0) return 0;
   const scoped = { ...params, ...scope.params };
+  working('the monthly costs');
   await warehouse.run(`CREATE OR REPLACE TEMP TABLE export_monthly_costs AS SELECT * FROM scope_monthly_costs(${MONTHLY_ARGS})`, scoped);
   if (comparison) {
+    working('the tariff comparison');
     await warehouse.run(`CREATE OR REPLACE TEMP TABLE export_tariff_comparison AS SELECT * FROM scope_comparison(${COMPARISON_ARGS})`, scoped);
   }
   return scope.meters;

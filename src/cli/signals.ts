@@ -17,6 +17,15 @@ const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 const GRACEFUL = new Set(['ingest', 'run']);
 
 let held: NodeJS.Signals | undefined;
+
+/** Where the notices of a signal go: stderr, or (terminal.ts) above the progress bar while one is
+ *  shown, so that the notice is a whole line of its own. */
+let sayNotice: (line: string) => void = (line) => void process.stderr.write(line);
+
+/** terminal.ts: the notices go through its log path from now on. */
+export function sayNoticesWith(say: (line: string) => void): void {
+  sayNotice = say;
+}
 let holder: ((signal: NodeJS.Signals) => void) | undefined;
 
 /** The shell's convention: 128 + the signal's number. */
@@ -93,7 +102,7 @@ export function interruptSignal(logger: Logger): { signal: AbortSignal; received
       if (received) exitAtOnce(sig); // the parent had gone already
       received = sig;
       logger.warn({ signal: sig }, 'interrupted: finishing the current write, then stopping');
-      process.stderr.write(`tariffs: ${sig} received: finishing the current write, then stopping (again to force)\n`);
+      sayNotice(`tariffs: ${sig} received: finishing the current write, then stopping (again to force)\n`);
       controller.abort(new Error(`interrupted by ${sig}`));
     },
   });
@@ -101,7 +110,7 @@ export function interruptSignal(logger: Logger): { signal: AbortSignal; received
     if (received) return;
     received = 'SIGTERM';
     logger.warn({ reason: 'parent process exited' }, 'interrupted: finishing the current write, then stopping');
-    process.stderr.write('tariffs: parent process exited (taken as SIGTERM): finishing the current write, then stopping\n');
+    sayNotice('tariffs: parent process exited (taken as SIGTERM): finishing the current write, then stopping\n');
     controller.abort(new Error('interrupted: parent process exited'));
   });
   return {

@@ -4,6 +4,7 @@
 // line is composed to fit the terminal's width (fitBarLine): at 60 columns it shrinks, never gets
 // cut. cli-progress itself is loaded only when a bar is drawn (terminalBar.ts).
 import { Writable } from 'node:stream';
+import { sayNoticesWith } from './signals.js';
 import { wrapWords } from './wrapHelp.js';
 
 /** What takes log lines while a bar is shown: they go above it. */
@@ -33,6 +34,9 @@ export const terminalLog = new Writable({
   },
 });
 
+// a signal's notice (signals.ts) is a log line like the others: above the bar while one is shown
+sayNoticesWith((line) => terminalLog.write(line));
+
 /** A line for people on the terminal (a stage, a run): above the bar when one is shown, wrapped
  *  at spaces to the terminal's width (continued indented). */
 export function sayOnTerminal(line: string, stream: NodeJS.WriteStream = process.stderr): void {
@@ -44,7 +48,8 @@ export function sayOnTerminal(line: string, stream: NodeJS.WriteStream = process
 export interface TerminalBar {
   /** Sets or raises the total; the bar appears on the first call (never at "0/0"). */
   setTotal(total: number): void;
-  /** `what`: what is being worked on now, shown at the end of the line while it fits. */
+  /** `what`: what is being worked on now, shown at the end of the line while it fits, with the
+   *  seconds spent on it (counted from the call that named it). */
   update(value: number, what?: string): void;
   stop(): void;
 }
@@ -56,29 +61,33 @@ export interface BarLine {
   value: number;
   total: number;
   unit: string;
-  /** Seconds left, when known. */
+  /** Seconds left, when known from real progress. */
   etaSeconds?: number;
-  /** Seconds since the bar appeared: shown when the time left is not known (a long first step,
-   *  the work after the last record), so that the line still moves. */
+  /** Seconds since the bar appeared: shown always (before the time left), so that the line moves
+   *  while the work goes on, even when nothing is counted for a while. */
   elapsedSeconds?: number;
   what?: string | undefined;
+  /** Seconds spent on `what` so far, shown after it. */
+  stepSeconds?: number;
 }
 
 const BAR_MAX = 30;
 const BAR_MIN = 8;
 
 /**
- * `label [█████░░░░░] 42% | 1234/5678 records | 12s left | what`, at most `width - 1` characters
- * (the last column is left free: a full line would wrap on some terminals). What gives way, in
- * order: the `what` (shortened, then dropped), the time left, the bar down to BAR_MIN, the counts.
+ * `label [█████░░░░░] 42% | 1234/5678 records | 20s so far, 12s left | what 3s`, at most
+ * `width - 1` characters (the last column is left free: a full line would wrap on some terminals).
+ * What gives way, in order: the `what` (shortened, then dropped; its seconds kept to the last), the
+ * time left, the time so far, the bar down to BAR_MIN, the counts.
  */
 export function fitBarLine(line: BarLine, width: number): string {
   const room = Math.max(20, width) - 1;
   const pct = `${Math.floor(Math.min(1, Math.max(0, line.progress)) * 100)}%`;
   const counts = `${line.value}/${line.total}${line.unit ? ` ${line.unit}` : ''}`;
-  const eta = line.etaSeconds !== undefined && Number.isFinite(line.etaSeconds) && line.value > 0 && line.value < line.total
-    ? `${formatSeconds(line.etaSeconds)} left`
-    : line.elapsedSeconds !== undefined ? `${formatSeconds(line.elapsedSeconds)} so far` : '';
+  const left = line.etaSeconds !== undefined && Number.isFinite(line.etaSeconds) && line.value > 0 && line.value < line.total
+    ? `${formatSeconds(line.etaSeconds)} left` : '';
+  const soFar = line.elapsedSeconds !== undefined ? `${formatSeconds(line.elapsedSeconds)} so far` : '';
+  const times = [soFar, left].filter((t) => t !== '').join(', ');
   const bar = (size: number) => {
     const full = Math.round(Math.min(1, Math.max(0, line.progress)) * size);
     return `[${'\u2588'.repeat(full)}${'\u2591'.repeat(size - full)}]`;
@@ -86,15 +95,16 @@ export function fitBarLine(line: BarLine, width: number): string {
   const compose = (size: number, parts: string[]) =>
     [`${line.label} ${size > 0 ? `${bar(size)} ` : ''}${pct}`, ...parts.filter((p) => p !== '')].join(' | ');
   const fixed = (parts: string[]) => compose(0, parts).length + 3; // the bar's brackets and space
-  for (const parts of [[counts, eta], [counts], []]) {
+  for (const parts of [[counts, times], [counts, soFar || left], [counts], []]) {
     const spare = room - fixed(parts);
     if (spare >= BAR_MIN) {
       const size = Math.min(BAR_MAX, spare);
       let text = compose(size, parts);
       const what = (line.what ?? '').replace(/\s+/g, ' ').trim();
-      if (what !== '' && text.length + 3 + Math.min(what.length, 8) <= room) {
-        const left = room - text.length - 3;
-        text += ` | ${what.length <= left ? what : `${what.slice(0, left - 1)}\u2026`}`;
+      const seconds = what !== '' && line.stepSeconds !== undefined ? ` ${formatSeconds(line.stepSeconds)}` : '';
+      if (what !== '' && text.length + 3 + Math.min(what.length, 8) + seconds.length <= room) {
+        const space = room - text.length - 3 - seconds.length;
+        text += ` | ${what.length <= space ? what : `${what.slice(0, space - 1)}\u2026`}${seconds}`;
       }
       return text;
     }

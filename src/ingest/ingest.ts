@@ -176,6 +176,7 @@ async function stoppedRun(run: RecordedRun, fetched: Tally, error: unknown): Pro
   const message = timedOut ? timeLimitMessage(run.config.maxRunSeconds) : (error as Error).message;
   const status: RunStatus = run.signal.aborted ? 'interrupted' : 'failed';
   await finishRun(run.session.warehouse, run.runId, status, { requests: run.client.http.requestCount }, run.now(), message).catch(() => undefined);
+  run.progress?.working?.(`publishing ${run.config.db}`);
   await run.session.publish().catch(() => undefined);
   if (!timedOut && !(error instanceof StorageError)) throw error;
   // counts of a step cut short are not reported
@@ -188,6 +189,7 @@ async function stoppedRun(run: RecordedRun, fetched: Tally, error: unknown): Pro
  *  file published. A failure of the file or the disk meanwhile (a full disk at the final
  *  CHECKPOINT, say) fails the run; what was committed is in the WAL, replayed on the next open. */
 async function finishedRun(run: RecordedRun, fetched: Tally): Promise<IngestSummary> {
+  run.progress?.working?.('recording the run');
   const failures = fetched.rates?.tariffs.filter((t) => !t.ok) ?? [];
   const meterFailures = fetched.consumption?.meters.filter((m) => !m.ok) ?? [];
   const status: RunStatus = fetched.rates?.interrupted ? 'interrupted'
@@ -204,6 +206,7 @@ async function finishedRun(run: RecordedRun, fetched: Tally): Promise<IngestSumm
       requests: summary.requests, tariffsOk: fetched.targets.length - failures.length, tariffsFailed: failures.length,
       missingOptional: fetched.missing, emptyRequired: fetched.empty,
     }, run.now(), errors.length ? errors.join('; ') : undefined);
+    run.progress?.working?.(`publishing ${run.config.db}`);
     await run.session.publish();
   });
   if (storageError) {

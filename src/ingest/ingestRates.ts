@@ -63,7 +63,11 @@ export async function ingestRates(options: IngestRatesOptions): Promise<IngestRa
 
   // every stream listens to the run's signal, and each of its requests to the stream's
   setMaxListeners(0, signal);
-  const fetching = Promise.all(streams.map((stream) => fetchStream(stream))).finally(() => queue.close());
+  const fetching = Promise.all(streams.map((stream) => fetchStream(stream))).finally(() => {
+    queue.close();
+    // every record is in: what the bar shows from now on is the writing of the last of them
+    options.progress?.working?.('storing the rates');
+  });
   await Promise.all([fetching, writeAll()]);
 
   async function fetchStream(stream: Stream): Promise<void> {

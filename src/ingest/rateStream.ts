@@ -13,6 +13,8 @@ export interface Progress {
   /** Records announced by a first page's `count`. */
   expect(records: number): void;
   advance(records: number): void;
+  /** The work after the records (storing the last of them, publishing): named while it runs. */
+  working?(what: string): void;
 }
 
 /** Rates of one stream over a window it covers completely (the cursor moves to it). */

@@ -41,8 +41,9 @@ export interface ExportReportsOptions {
   warehouse?: Warehouse;
 }
 
-/** How an export tells its progress: a first step (the scope, the costs and the page's queries),
- *  then a step per report written (in every format) and per section of the HTML page drawn. */
+/** How an export tells its progress: a step per opening statement (opening the file, the scope,
+ *  the costs, each of the page's queries), then per report written (in every format) and per
+ *  section of the HTML page drawn. */
 export interface ExportProgress {
   /** More steps to come (every step is counted before the first is done). */
   expect(steps: number): void;
@@ -68,6 +69,9 @@ export class ExportDirectoryError extends TariffsError {
   }
 }
 
+/** The page's queries before its per-meter ones (readHtmlData): each a step. */
+const PAGE_READS = 5;
+
 /** One piece of the export's work, told to the progress bar by name. */
 interface Step {
   name: string;
@@ -81,12 +85,30 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
   prepareDirectory(options.outDir);
   const started = performance.now();
   const { progress } = options;
-  progress?.expect(1);
+  const html = formats.includes('html');
+  // The opening statements are steps too (opening, scope, costs, the page's queries), counted
+  // before the first is done; those done before the rest are counted (the page's series are known
+  // once its daily statistics are read) are told when they are, so the bar only moves forward.
+  progress?.expect(3 + (html ? PAGE_READS : 0));
+  let pending = 0;
+  let counted = false;
+  const finished = () => {
+    if (counted) progress?.done();
+    else pending++;
+  };
+  const countRest = (steps: number) => {
+    progress?.expect(steps);
+    counted = true;
+    if (pending > 0) progress?.done(pending);
+    pending = 0;
+  };
   progress?.working(`opening ${options.db}`);
   const warehouse = options.warehouse ?? await Warehouse.open(options.db, {
     readOnly: true, logger, busyTimeoutMs: options.busyTimeoutMs ?? 30_000,
   });
+  finished();
   try {
+    progress?.working('choosing the tariffs and the window');
     const scope = await resolveScope(warehouse, options);
     logger.info({ tariffs: scope.tariffs.length, formats, dir: options.outDir }, 'export: starting');
     const params = {
@@ -94,15 +116,33 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
       cost_from: options.from?.toISOString() ?? null, cost_to: options.to?.toISOString() ?? null,
     };
     const tableFormats = formats.filter((f): f is TableFormat => f !== 'html');
-    progress?.working('working out the costs');
-    const meters = await prepareCostScope(warehouse, params, { comparison: tableFormats.length > 0 });
-    const page = formats.includes('html')
-      ? await readHtmlData(warehouse, scope, params, (what) => progress?.working(`${HTML_FILE}: ${what}`))
-      : undefined;
-
-    const files: ExportedFile[] = [];
+    finished();
+    const meters = await prepareCostScope(warehouse, params, {
+      comparison: tableFormats.length > 0, working: (what) => progress?.working(`working out the costs: ${what}`),
+    });
     const reports = tableFormats.length === 0 ? [] : [...REPORTS, ...(meters > 0 ? COST_REPORTS : [])];
     const reportParams = meters > 0 ? { ...params, ...await costReportParams(warehouse) } : params;
+    finished();
+    let page;
+    let sections = 0;
+    if (html) {
+      progress?.expect(meters); // a query of the page's per meter, then a section
+      let reading = false;
+      const read = (what: string) => {
+        if (reading) finished();
+        reading = true;
+        progress?.working(`${HTML_FILE}: ${what}`);
+      };
+      page = await readHtmlData(warehouse, scope, params, read, (series) => {
+        sections = meters + series;
+        countRest(reports.length + sections);
+      });
+      finished();
+    } else {
+      countRest(reports.length);
+    }
+
+    const files: ExportedFile[] = [];
     const steps: Step[] = reports.map((report) => ({
       name: report.name,
       run: async () => void files.push(...await writeReport(warehouse, report, reportParams, options.outDir, tableFormats, logger)),
@@ -111,8 +151,8 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
     for (const section of page ? pageSections(page, logger) : []) {
       steps.push({ name: `${HTML_FILE}: ${section.name}`, run: async () => void drawn.push(await section.draw()) });
     }
-    progress?.expect(steps.length);
-    progress?.done();
+    const uncounted = steps.length - reports.length - sections;
+    if (uncounted > 0) progress?.expect(uncounted);
     for (const step of steps) {
       progress?.working(step.name);
       await step.run();
@@ -122,6 +162,7 @@ export async function exportReports(options: ExportReportsOptions): Promise<{ fi
       if (progress) await new Promise((resolve) => setImmediate(resolve));
     }
     if (page) {
+      progress?.working(`writing ${HTML_FILE}`);
       const path = join(options.outDir, HTML_FILE);
       const report = assemblePage(page, drawn);
       await writeAtomically(path, async (tmp) => writeFileSync(tmp, report.html));

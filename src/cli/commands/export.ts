@@ -34,8 +34,8 @@ Files (one per report, every selected tariff in it, with a tariff_code column):
 Each file is written under a temporary name and renamed: readers never see half a file, and
 exporting the same data again gives byte-identical files. Times are Europe/London with offset.
 Columns: README.md, section Exports.
-On a terminal, a progress bar on stderr counts the reports and the HTML page's series as they are
-written. Prints the files written (path, rows, format). Exit status: 0 written, 1 no data for a tariff
+On a terminal, a progress bar on stderr counts the statements run (the scope, the costs, the page's
+queries), then the reports and the HTML page's series as they are written. Prints the files written (path, rows, format). Exit status: 0 written, 1 no data for a tariff
 or an unwritable --out, 2 bad usage, 75 the database stayed busy.`);
   command.action(action(async (flags: ExportFlags) => {
     const config = await configFrom({ db: flags.db, config: flags.config });

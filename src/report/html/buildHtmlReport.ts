@@ -78,9 +78,11 @@ export async function buildHtmlReport(warehouse: Warehouse, scope: ExportScope, 
 /** The page's data, each read one public relation of sql/public (price_series, daily_stats,
  *  monthly_stats, best_window_per_day, recent_day_prices; the costs: household_costs, daily_use).
  *  With `costParams` (payment, cost_from, cost_to), the household's meters of the scope
- *  prepareCostScope made on this connection. `working` is told each query. */
+ *  prepareCostScope made on this connection. `working` is told each query; `seriesFound`, once
+ *  the daily statistics are read, how many price series the page has (a section each). */
 export async function readHtmlData(
   warehouse: Warehouse, scope: ExportScope, costParams?: Params, working: (what: string) => void = () => undefined,
+  seriesFound: (count: number) => void = () => undefined,
 ): Promise<HtmlData> {
   const params = scopeParams(scope);
   working('reading the price series');
@@ -90,6 +92,7 @@ export async function readHtmlData(
   working('reading daily statistics');
   const daily: DailyRow[] = (await dailyStats(warehouse, { tariffs: scope.tariffs, from: scope.from, to: scope.to, rounded: true }))
     .map((d) => ({ ...d, key: labelOf(d) }));
+  seriesFound(new Set(daily.map((d) => d.key)).size);
   working('reading monthly statistics');
   const months = (await monthlyStats(warehouse, { tariffs: scope.tariffs, from: scope.from, to: scope.to, rounded: true }))
     .map((m) => ({ ...m, key: labelOf(m) }));
@@ -108,7 +111,13 @@ export async function readHtmlData(
 /** The page's sections in order: the household's meters (their costs), then each price series,
  *  the newest first (by its last local day). */
 export function pageSections(data: HtmlData, logger: Logger): PageSection[] {
-  const draw = (spec: TopLevelSpec) => renderSvg(spec, (message) => logger.debug({ message }, 'chart warning'));
+  const draw = async (spec: TopLevelSpec) => {
+    const svg = await renderSvg(spec, (message) => logger.debug({ message }, 'chart warning'));
+    // a turn of the event loop after each chart: drawing resolves without one, and a section of
+    // many charts would hold the loop (and the progress bar's redraws) for its whole length
+    await new Promise((resolve) => setImmediate(resolve));
+    return svg;
+  };
   const colours = scenarioColours(data.costs);
   const costs = data.costs.map((meter): PageSection => ({ name: `costs of ${meter.mp}`, draw: () => costSection(meter, draw, data.names, colours) }));
   const series = [...groupBy(data.daily, (d) => d.key)]
