@@ -97,6 +97,7 @@ describe('the sh blocks of README.md and docs/, run as written', () => {
       };
       for (const inherited of ['TARIFFS_DB', 'TARIFFS_API_KEY', 'TARIFFS_TOKEN', 'TARIFFS_AUTH']) delete env[inherited];
       let ran = 0;
+      const took: [string, number][] = [];
       for (const block of blocks) {
         const reason = notRunReason(block);
         if (reason !== undefined) {
@@ -116,7 +117,9 @@ describe('the sh blocks of README.md and docs/, run as written', () => {
               continue;
             }
             const text = blockUrl ? command.text.replaceAll('http://127.0.0.1:8080/v1/', blockUrl) : command.text;
+            const started = performance.now();
             const result = await run(text, cwd, env);
+            took.push([text, (performance.now() - started) / 1000]);
             ran++;
             expect(result.code, `${where}\nstdout: ${result.stdout.slice(-800)}\nstderr: ${result.stderr.slice(-1500)}`).toBe(command.exit);
           }
@@ -124,6 +127,8 @@ describe('the sh blocks of README.md and docs/, run as written', () => {
           for (const child of background) child.kill('SIGTERM');
         }
       }
+      // where the time went
+      console.log(`${file}: slowest: ${took.sort((a, b) => b[1] - a[1]).slice(0, 5).map(([c, t]) => `${t.toFixed(1)} s ${c.slice(0, 90)}`).join('; ')}`);
       expect(ran + blocks.filter((b) => notRunReason(b) !== undefined).length).toBeGreaterThan(0);
     }, 900_000);
   }

@@ -1,6 +1,6 @@
 // The report files as readers' own tools meet them (issue 43): every CSV and Parquet file read
-// back with DuckDB's read_csv/read_parquet has the types README.md documents (its column-types
-// table), the CSV read with those types holds the Parquet's rows, and the CSV's wall times parse as
+// back with DuckDB's read_csv/read_parquet has the types docs/exports.md documents (its
+// column-types table), the CSV read with those types holds the Parquet's rows, and the CSV's wall times parse as
 // naive timestamps that give the UTC instants (wall − offset) and sort like them, clock changes included.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -9,10 +9,12 @@ import { exportReports } from '../src/report/exportReports.js';
 import { copyOfDemoWarehouse } from './helpers/demoWarehouse.js';
 import { query, tempDir } from './helpers/warehouseTools.js';
 
-/** README's table: `| `TYPE` … | `col`, `col` |` rows between the column-types markers. */
+/** docs/exports.md's table: `| `TYPE` … | `col`, `col` |` rows between the column-types markers. */
 function documentedTypes(): Map<string, string> {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const table = /<!-- column-types[^>]*-->([\s\S]*?)<!-- \/column-types -->/.exec(readme)![1]!;
+  const page = readFileSync(new URL('../docs/exports.md', import.meta.url), 'utf8');
+  const marked = /<!-- column-types[^>]*-->([\s\S]*?)<!-- \/column-types -->/.exec(page);
+  if (!marked) throw new Error('docs/exports.md: no <!-- column-types --> … <!-- /column-types --> table');
+  const table = marked[1]!;
   const types = new Map<string, string>();
   for (const line of table.split('\n')) {
     const cells = /^\| `([A-Z ]+)`[^|]*\| (`.*`) \|$/.exec(line.trim());

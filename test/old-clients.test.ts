@@ -3,7 +3,8 @@
 // view and macro must give the answers 1.5.6 gives. The warehouse is made the way users make it:
 // the built CLI as child processes (test/helpers/runCli.ts) against the sandbox (its long rates
 // served over a fixed SPAN, Agile J with a HOLE), one command after another (chain(): an ingest
-// of one tariff, an incremental ingest of everything a cron setup tracks, a supplier CSV, a long
+// of one tariff, an incremental ingest of everything a cron setup tracks (one product has left the
+// list since), a day from a server whose standing charges answer 404, a supplier CSV, a long
 // file of many meters, agreements, the event fixtures, then `migrate --vacuum`), each through the
 // job's working file, its checkpoints and the publish. `--db` (and the working file, when its
 // bytes differ) is kept as each command left it; then DuckDB 1.1, 1.2, 1.3, 1.4 and 1.5.6 (the
@@ -51,6 +52,8 @@ const DAY_NIGHT = 'E-2R-VAR-22-11-01-A'; // day and night rates, two payment met
 const EV = 'E-2R-EV-SANDBOX-24-01-01-L'; // long rates banded by the tariff's night hours
 const FLEXIBLE = 'E-1R-VAR-17-01-11-A';
 const OUTGOING = 'E-1R-AGILE-OUTGOING-19-05-13-C';
+/** A tariff whose product leaves the supplier's list after the first ingest. */
+const GONE = { product: 'GONE-23-03-01', tariff: 'E-1R-GONE-23-03-01-A' };
 const EV_MP = '2000000000031'; // the sandbox's Intelligent Octopus Go household, on EV, with dispatches
 const IMPORT_MP = '2000000000011'; // the sandbox account's import meter: Agile J, then Flexible from 2023-08-31 23:00Z
 const IMPORT_SERIAL = '23J0000001';
@@ -261,6 +264,8 @@ interface Step {
   args: string[];
   /** Its exit status (events load: 1, the fixture has bad lines on purpose). */
   code?: number;
+  /** What changes at the supplier before it runs. */
+  before?: () => void;
 }
 
 /** A file as a step left it (copied aside): the published `--db`, or the job's working file when
@@ -292,15 +297,19 @@ beforeAll(async () => {
   definitions = { views: names('view'), macros: names('macro') };
   let started = performance.now();
   const sandbox = await startSandbox({});
+  // the documented interface only: its standing charges answer 404 (missing_optional_resources)
+  const specSandbox = await startSandbox({ profile: 'spec' });
   try {
+    sandbox.addTariff({ tariffCode: GONE.tariff, productCode: GONE.product, rates: [{ value_exc_vat: 20, value_inc_vat: 21, valid_from: SPAN.from, valid_to: SPAN.to }] });
     await reshape(sandbox, { product: 'AGILE-18-02-21', tariff: AGILE_J, kinds: ['standard'] }, (rates) => {
       const hole = new Set(HOLE.map((t) => Date.parse(t)));
       return rates.filter((r) => !hole.has(Date.parse(r.valid_from)));
     });
     for (const long of LONG_RATES) await reshape(sandbox, long, withinSpan);
-    steps = chain(sandbox.baseUrl);
+    steps = chain(sandbox, specSandbox.baseUrl);
     for (const step of steps) {
       const stepStarted = performance.now();
+      step.before?.();
       const result = await runCli(step.args, { env: { TARIFFS_API_KEY: SANDBOX_API_KEY }, cwd: dir, timeoutMs: 180_000 });
       ran.push({ step, result, seconds: (performance.now() - stepStarted) / 1000 });
       if (result.code !== (step.code ?? 0)) {
@@ -310,6 +319,7 @@ beforeAll(async () => {
     }
   } finally {
     await sandbox.close();
+    await specSandbox.close();
   }
   timings.chain = (performance.now() - started) / 1000;
   const scope = await costScopeLiterals(snapshots.find((s) => s.step === LAST_OF_CHAIN)!.path, SCOPE_CALL);
@@ -338,13 +348,14 @@ const LAST_OF_CHAIN = 'events load sample.jsonl';
 const VACUUM = 'migrate --vacuum';
 
 /** The commands, in order: what a user's warehouse goes through. */
-function chain(baseUrl: string): Step[] {
+function chain(sandbox: Sandbox, specUrl: string): Step[] {
+  const baseUrl = sandbox.baseUrl;
   const config = join(dir, 'tariffs.json');
   // What a cron setup tracks (the sandbox's tariffs: Agile, day/night, banded EV, Flexible,
   // Outgoing; its two accounts with their meters, agreements, consumption and dispatches).
   writeFileSync(config, JSON.stringify({
     db, base_url: baseUrl, default_from: '2023-03-01',
-    tariffs: [AGILE_J, AGILE_H, AGILE_N, 'E-1R-AGILE-24-10-01-G', 'E-1R-AGILE-24-10-01-M', DAY_NIGHT, FLEXIBLE, OUTGOING],
+    tariffs: [AGILE_J, AGILE_H, AGILE_N, 'E-1R-AGILE-24-10-01-G', 'E-1R-AGILE-24-10-01-M', DAY_NIGHT, FLEXIBLE, OUTGOING, GONE.tariff],
     products: [{ code: 'EV-SANDBOX-24-01-01', regions: ['L'] }],
     accounts: [SANDBOX_ACCOUNT, SANDBOX_EV_ACCOUNT],
   }));
@@ -358,7 +369,11 @@ function chain(baseUrl: string): Step[] {
     { name: `ingest --tariff ${AGILE_J}`, args: ['ingest', '--db', db, '--base-url', baseUrl, '--tariff', AGILE_J, '--from', '2023-03-01', '--to', '2023-10-01'] },
     // then what a cron setup runs: Agile J goes on from where it stopped, the other tariffs and
     // the accounts' meters start at default_from
-    { name: 'ingest --config (incremental)', args: ['ingest', '--config', config] },
+    // (its product has left the supplier's list since: withdrawn_tariffs)
+    { name: 'ingest --config (incremental)', args: ['ingest', '--config', config], before: () => sandbox.setListed(GONE.product, false) },
+    // a day of Agile J again, from a server of the documented interface only, whose standing
+    // charges answer 404 (missing_optional_resources)
+    { name: 'ingest --tariff (standing charges 404)', args: ['ingest', '--db', db, '--base-url', specUrl, '--tariff', AGILE_J, '--from', '2023-10-01', '--to', '2023-10-02'] },
     { name: 'consumption import (supplier CSV)', args: ['consumption', 'import', file('supplier.csv', supplierCsv()), '--meter', `${IMPORT_MP}:${IMPORT_SERIAL}`, '--db', db] },
     { name: 'consumption import (long CSV)', args: ['consumption', 'import', file('long.csv', longCsv()), '--db', db] },
     { name: 'agreements import', args: ['agreements', 'import', file('agreements.csv', agreementsCsv()), '--db', db] },
