@@ -2,8 +2,9 @@
 // fields, never a CLI flag; the flags, and the words that name them, are src/cli/'s
 // (src/cli/requestWords.ts maps fields to flags). Read with the TypeScript parser: the text of
 // string and template literals only, so comments may still say which flag a field comes from.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { sourceFiles } from './helpers/sourceFiles.js';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import { InvalidRequest, MissingData, REQUEST_WORDS, type RequestField } from '../src/analytics/requestErrors.js';
@@ -18,13 +19,7 @@ const ANALYTICS = join(ROOT, 'src', 'analytics');
 /** A CLI flag: two dashes and a letter (`--max-price`). */
 const FLAG = /--[a-z]/;
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
+const sources = sourceFiles;
 
 /** `file:line: text` of each piece of literal text (a string, or a template's text between its
  *  substitutions) naming a flag. */

@@ -2,8 +2,9 @@
 // ingest and jobs make of the store) and src/analytics/ (one call per question); everything else
 // calls those. The SQL a user typed (`tariffs sql`) and the examples of it a command prints are
 // theirs, not ours.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { sourceFiles } from './helpers/sourceFiles.js';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
@@ -22,13 +23,7 @@ const STATEMENT = /\bSELECT\b[\s\S]*\bFROM\b|\bINSERT\s+(OR\s+\w+\s+)?INTO\b|\bU
 /** SQL a command shows the user to type: a `tariffs sql` example, or help text's `SQL: …` line. */
 const SQL_COMMAND_EXAMPLE = /\btariffs sql\b|\bSQL: /;
 
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith('.ts') ? [path] : [];
-  });
-}
+const sources = sourceFiles;
 
 /** `file:line: text` of each string or template literal of the file holding a statement. */
 export function statementsIn(file: string, text: string): string[] {
