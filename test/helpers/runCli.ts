@@ -13,10 +13,10 @@ export interface CliResult {
 
 export function runCli(
   args: string[],
-  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number } = {},
+  options: { env?: NodeJS.ProcessEnv; cwd?: string; input?: string; timeoutMs?: number; /** Another build's main.js (an unpacked tarball's). */ cli?: string } = {},
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], {
+    const child = spawn(process.execPath, [options.cli ?? CLI, ...args], {
       cwd: options.cwd,
       // No config from the machine running the tests (TARIFFS_CONFIG, ~/.config/tariffs/config.json).
       env: { ...process.env, TARIFFS_LOG_LEVEL: 'warn', TARIFFS_CONFIG: '', XDG_CONFIG_HOME: '/nonexistent-tariffs-test-config', ...options.env },
