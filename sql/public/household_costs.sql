@@ -64,33 +64,27 @@
 -- rank (INTEGER; NULL when not ranked); ranked (INTEGER: how many figures of the period are).
 CREATE OR REPLACE MACRO household_costs(meter, tariffs, range_from, range_to, payment := 'DIRECT_DEBIT',
                                         dispatches := 'default') AS TABLE
-WITH months AS MATERIALIZED (
+WITH months AS (
     SELECT *, CAST(day(last_day(month)) AS INTEGER) AS calendar_days
     FROM portfolio_monthly_costs(list_prepend('actual', CAST(tariffs AS VARCHAR[])), range_from, range_to, meters := [meter], payment := payment,
                                  dispatches := dispatches, mismatches := 'skip')
 ),
-bounds AS (
-    -- the last month: the latest whole month of readings at the agreements, else the latest
-    SELECT coalesce(max(month) FILTER (WHERE days = calendar_days), max(month)) AS last_month
-    FROM months
-    WHERE scenario = 'actual'
-),
 periods AS (
-    SELECT m.*, 'month' AS period, m.month AS first_month, m.month AS last_month, 1 AS months
-    FROM months AS m
-    UNION ALL BY NAME
-    SELECT m.*, 'last_month' AS period, m.month AS first_month, m.month AS last_month, 1 AS months
-    FROM months AS m, bounds AS b
-    WHERE m.month = b.last_month
-    UNION ALL BY NAME
+    -- Each month is a period of its own; the last month (the latest whole month of readings at the
+    -- agreements, else the latest) is one again; the twelve months ending with it make the last
+    -- year, summed per scenario. One pass over `months` (each month unnested into the periods it
+    -- is in): DuckDB before 1.4 inlines a CTE named more than once, planning portfolio_monthly_costs
+    -- again for each name.
     SELECT any_value(m.meter_point) AS meter_point, m.scenario,
-           -- the tariffs of its months, each once
-           array_to_string(list_sort(list_distinct(flatten(list(string_split(m.tariff_code, ' + '))))), ' + ') AS tariff_code,
+           -- the last year: the tariffs of its months, each once
+           CASE WHEN m.period = 'last_year'
+                THEN array_to_string(list_sort(list_distinct(flatten(list(string_split(m.tariff_code, ' + '))))), ' + ')
+                ELSE any_value(m.tariff_code) END AS tariff_code,
            bool_or(m.is_export) AS is_export,
            CAST(sum(m.days) AS INTEGER) AS days, CAST(sum(m.calendar_days) AS INTEGER) AS calendar_days,
            sum(m.kwh) AS kwh, sum(m.energy_cost_inc_vat) AS energy_cost_inc_vat,
            sum(m.standing_charge_inc_vat) AS standing_charge_inc_vat, sum(m.total_inc_vat) AS total_inc_vat,
-           round_gbp(sum(m.total_inc_vat)) AS total_gbp,
+           CASE WHEN m.period = 'last_year' THEN round_gbp(sum(m.total_inc_vat)) ELSE any_value(m.total_gbp) END AS total_gbp,
            CAST(sum(m.missing_prices) AS INTEGER) AS missing_prices,
            CAST(sum(m.missing_readings) AS INTEGER) AS missing_readings,
            CAST(sum(m.missing_half_hours) AS INTEGER) AS missing_half_hours,
@@ -98,11 +92,22 @@ periods AS (
            CAST(sum(m.carried_half_hours) AS INTEGER) AS carried_half_hours,
            min(m.carried_from) AS carried_from,
            bool_and(m.complete) AS complete,
-           'last_year' AS period, min(m.month) AS first_month, max(m.month) AS last_month,
+           m.period, min(m.month) AS first_month, max(m.month) AS last_month,
            CAST(count(*) AS INTEGER) AS months
-    FROM months AS m, bounds AS b
-    WHERE m.month <= b.last_month AND m.month > CAST(b.last_month - INTERVAL 12 MONTH AS DATE)
-    GROUP BY m.scenario
+    FROM (
+        SELECT m.*,
+               unnest(list_concat(['month'], list_concat(
+                   CASE WHEN m.month = m.period_last_month THEN ['last_month'] ELSE [] END,
+                   CASE WHEN m.month <= m.period_last_month AND m.month > CAST(m.period_last_month - INTERVAL 12 MONTH AS DATE)
+                        THEN ['last_year'] ELSE [] END))) AS period
+        FROM (
+            SELECT m.*,
+                   coalesce(max(m.month) FILTER (WHERE m.scenario = 'actual' AND m.days = m.calendar_days) OVER (),
+                            max(m.month) FILTER (WHERE m.scenario = 'actual') OVER ()) AS period_last_month
+            FROM months AS m
+        ) AS m
+    ) AS m
+    GROUP BY m.period, m.scenario, CASE WHEN m.period = 'last_year' THEN NULL ELSE m.month END
 ),
 judged AS (
     SELECT p.*,
