@@ -3,9 +3,14 @@
 // the day has (46, 48 or 50).
 import type { JsRow } from '../store/rowsToJs.js';
 import type { Warehouse } from '../store/Warehouse.js';
+import { localDayBounds } from '../time/index.js';
 
-/** Per tariff with unit rates: tariff_code, latest_from, half_hourly, stored. `tomorrow` is a local date. */
+/** Per tariff with unit rates: tariff_code, latest_from, half_hourly, stored. `tomorrow` is a local
+ *  date. Its half-hours are asked for by their instants, [day start, day end): DuckDB pushes that
+ *  filter of constants below rate_slots' expansion of long rates, not one on local_date (which
+ *  had every open-ended rate expanded since 2017 to count one day). */
 export async function dayAheadFacts(warehouse: Warehouse, tomorrow: string): Promise<JsRow[]> {
+  const day = localDayBounds(tomorrow);
   return warehouse.all(`
     WITH latest AS (
         SELECT tariff_code,
@@ -16,11 +21,11 @@ export async function dayAheadFacts(warehouse: Warehouse, tomorrow: string): Pro
     ), tomorrow AS (
         SELECT tariff_code, count(DISTINCT slot_start) AS stored
         FROM rate_slots
-        WHERE local_date = CAST($tomorrow AS DATE)
+        WHERE slot_start >= CAST($from AS TIMESTAMPTZ) AND slot_start < CAST($to AS TIMESTAMPTZ)
         GROUP BY tariff_code
     )
     SELECT l.tariff_code, l.latest_from, l.half_hourly, coalesce(t.stored, 0) AS stored
-    FROM latest AS l LEFT JOIN tomorrow AS t USING (tariff_code)`, { tomorrow });
+    FROM latest AS l LEFT JOIN tomorrow AS t USING (tariff_code)`, { from: day.start.toISOString(), to: day.end.toISOString() });
 }
 
 /** The half-hours of the local day (london_days.slots), if the calendar holds it. */
