@@ -2,6 +2,7 @@
 -- starting in [range_from, range_to) (TIMESTAMPTZ). Column: tariff_code. `tariffs status` counts
 -- gaps_7d only for these (a tariff with nothing stored in its window shows none).
 CREATE OR REPLACE MACRO tariffs_with_slots(range_from, range_to) AS TABLE
+-- (rate_slots_for narrows the long rates to the range before expanding them: rate_slots filtered
+-- afterwards expanded every open-ended rate from its start)
 SELECT DISTINCT tariff_code
-FROM rate_slots
-WHERE slot_start >= CAST(range_from AS TIMESTAMPTZ) AND slot_start < CAST(range_to AS TIMESTAMPTZ);
+FROM rate_slots_for(NULL, CAST(range_from AS TIMESTAMPTZ), CAST(range_to AS TIMESTAMPTZ));

@@ -6,9 +6,9 @@ import type { Warehouse } from '../store/Warehouse.js';
 import { localDayBounds } from '../time/index.js';
 
 /** Per tariff with unit rates: tariff_code, latest_from, half_hourly, stored. `tomorrow` is a local
- *  date. Its half-hours are asked for by their instants, [day start, day end): DuckDB pushes that
- *  filter of constants below rate_slots' expansion of long rates, not one on local_date (which
- *  had every open-ended rate expanded since 2017 to count one day). */
+ *  date. Its half-hours are asked for by their instants, [day start, day end), of rate_slots_for,
+ *  which narrows the long rates to them before expanding: rate_slots filtered on local_date had
+ *  every open-ended rate expanded since 2017 to count one day. */
 export async function dayAheadFacts(warehouse: Warehouse, tomorrow: string): Promise<JsRow[]> {
   const day = localDayBounds(tomorrow);
   return warehouse.all(`
@@ -20,8 +20,7 @@ export async function dayAheadFacts(warehouse: Warehouse, tomorrow: string): Pro
         GROUP BY tariff_code
     ), tomorrow AS (
         SELECT tariff_code, count(DISTINCT slot_start) AS stored
-        FROM rate_slots
-        WHERE slot_start >= CAST($from AS TIMESTAMPTZ) AND slot_start < CAST($to AS TIMESTAMPTZ)
+        FROM rate_slots_for(NULL, CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ))
         GROUP BY tariff_code
     )
     SELECT l.tariff_code, l.latest_from, l.half_hourly, coalesce(t.stored, 0) AS stored

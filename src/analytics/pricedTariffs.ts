@@ -2,14 +2,13 @@
 // tariff with half-hourly rates (an export's default scope).
 import { listValue } from '@duckdb/node-api';
 import type { Warehouse } from '../store/Warehouse.js';
-import { inTariffs } from './scopeSql.js';
 
 /** Those of `tariffs` with a half-hour of rate_slots starting in [from, to). */
 export async function tariffsWithSlotsIn(warehouse: Warehouse, tariffs: readonly string[], from: Date, to: Date): Promise<Set<string>> {
   const rows = await warehouse.all(
-    `SELECT DISTINCT tariff_code FROM rate_slots
-       WHERE ${inTariffs('tariff_code')}
-         AND slot_start >= CAST($range_from AS TIMESTAMPTZ) AND slot_start < CAST($range_to AS TIMESTAMPTZ)`,
+    // rate_slots_for narrows the long rates to the range before expanding them
+    `SELECT DISTINCT tariff_code
+       FROM rate_slots_for(CAST($tariffs AS VARCHAR[]), CAST($range_from AS TIMESTAMPTZ), CAST($range_to AS TIMESTAMPTZ))`,
     { tariffs: listValue([...tariffs]), range_from: from.toISOString(), range_to: to.toISOString() },
   );
   return new Set(rows.map((r) => r.tariff_code as string));
