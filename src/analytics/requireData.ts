@@ -5,6 +5,18 @@ import type { Warehouse } from '../store/Warehouse.js';
 import { describeRange, rangeParams, type Range } from './range.js';
 
 export async function requireData(warehouse: Warehouse, tariff: string | undefined, range: Range = {}): Promise<void> {
+  // Prices in the range: the usual case, asked of rate_slots_for, which narrows the long rates to
+  // the range before expanding them (rate_slots filtered afterwards expands each from its start);
+  // one half-hour is enough (without a range, `gaps` asks whether anything is stored at all).
+  const found = await warehouse.one(`
+    SELECT EXISTS (
+        SELECT 1
+        FROM rate_slots_for(CASE WHEN $tariff IS NULL THEN NULL ELSE [CAST($tariff AS VARCHAR)] END,
+                            CAST($from AS TIMESTAMPTZ), CAST($to AS TIMESTAMPTZ))
+        WHERE slot_end <= coalesce(CAST($to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')) AS in_range`,
+  { tariff: tariff ?? null, ...rangeParams(range) });
+  if (found?.in_range === true) return;
+  // none: what is stored, for the message
   const row = await warehouse.one(`
     SELECT count(*) AS stored,
            count(*) FILTER (WHERE slot_start >= coalesce(CAST($from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
