@@ -16,20 +16,14 @@ export async function requireData(warehouse: Warehouse, tariff: string | undefin
         WHERE slot_end <= coalesce(CAST($to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')) AS in_range`,
   { tariff: tariff ?? null, ...rangeParams(range) });
   if (found?.in_range === true) return;
-  // none: what is stored, for the message
+  // none in the range: what is stored, for the message
   const row = await warehouse.one(`
-    SELECT count(*) AS stored,
-           count(*) FILTER (WHERE slot_start >= coalesce(CAST($from AS TIMESTAMPTZ), TIMESTAMPTZ '-infinity')
-                              AND slot_end <= coalesce(CAST($to AS TIMESTAMPTZ), TIMESTAMPTZ 'infinity')) AS in_range,
-           min(slot_start) AS first_start,
-           max(slot_end) AS last_end
+    SELECT count(*) AS stored, min(slot_start) AS first_start, max(slot_end) AS last_end
     FROM rate_slots
-    WHERE $tariff IS NULL OR tariff_code = $tariff`, { tariff: tariff ?? null, ...rangeParams(range) });
+    WHERE $tariff IS NULL OR tariff_code = $tariff`, { tariff: tariff ?? null });
   const what = tariff === undefined ? 'the warehouse' : `tariff ${tariff}`;
   if (!row || row.stored === 0) {
     throw new NoDataError(`no prices stored for ${what}${tariff === undefined ? '' : ' (`tariffs tariffs` lists the stored ones)'}`);
   }
-  if (row.in_range === 0) {
-    throw new NoDataError(`no prices for ${what} ${describeRange(range)} (stored: ${String(row.first_start)} to ${String(row.last_end)})`);
-  }
+  throw new NoDataError(`no prices for ${what} ${describeRange(range)} (stored: ${String(row.first_start)} to ${String(row.last_end)})`);
 }
